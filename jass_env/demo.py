@@ -1,0 +1,74 @@
+"""Deal, play and print one round: ``python -m jass_env.demo [--rules PRESET] [--seed N]``.
+
+Every player picks uniformly among its legal actions; the printout shows the deal, the contract
+choice, every trick with its winner and points, the Weis that score, Stöck, and the score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from .cards import ACTION_NAMES, CONTRACTS, card_id, card_symbol
+from .game import Round
+from .rules import PRESETS, RulesError, make_rules
+
+
+def _cards(names: list[str]) -> str:
+    return " ".join(card_symbol(card_id(n)) for n in names)
+
+
+def play_and_print(rules: str = "schieber", seed: int = 0, out=sys.stdout) -> Round:
+    """Play one random round and print it; returns the finished Round."""
+    r = Round(rules, seed=seed)
+    rng = np.random.default_rng(seed)
+    print(f"Jass ({r.rules.name}), seed {seed}: dealer player {r.dealer}, forehand player {r.forehand}",
+          file=out)
+    for p in range(4):
+        print(f"  player {p} (team {p % 2}): {_cards(r.hand(p))}", file=out)
+    while r.phase == "contract":
+        player, action = r.to_move, int(rng.choice(r.legal_actions()))
+        r.step(action)
+        print(f"player {player}: {ACTION_NAMES[action]}", file=out)
+    mult = r.rules.multiplier(CONTRACTS.index(r.contract))
+    print(f"contract {r.contract} (x{mult}), declared by player {r.declarer}"
+          + (" after a push" if r.pushed else ""), file=out)
+    while not r.is_over:
+        r.step(int(rng.choice(r.legal_actions())))
+    for t, trick in enumerate(r.tricks, 1):
+        plays = "  ".join(f"p{p} {card_symbol(card_id(c))}" for p, c in trick["plays"])
+        print(f"trick {t}: {plays}   -> player {trick['winner']} takes {trick['points']}", file=out)
+    weis = r.weis()
+    if weis:
+        for w in weis:
+            print(f"Weis: player {w['player']} {_cards(w['cards'])} = {w['points']}", file=out)
+    else:
+        print("Weis: none scores", file=out)
+    if r.stoeck_player is not None:
+        print(f"Stöck: player {r.stoeck_player} ({r.rules.stoeck})", file=out)
+    if r.match_team is not None:
+        print(f"Match! team {r.match_team} took all nine tricks (+{r.rules.match_bonus})", file=out)
+    print(f"card points {r.points[0]} : {r.points[1]}   "
+          f"Weis {r.weis_points[0]} : {r.weis_points[1]}", file=out)
+    print(f"score (x{mult}): team 0 {r.score[0]}, team 1 {r.score[1]}", file=out)
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="schieber", help=f"preset: {', '.join(PRESETS)}")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    try:
+        make_rules(args.rules)
+    except RulesError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    play_and_print(args.rules, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

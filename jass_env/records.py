@@ -1,0 +1,619 @@
+"""Game records (RECORDS.md): write the rounds the engine plays, check records written by anyone.
+
+The format
+----------
+A record is one dealt hand (deal, contract choice, 36 plays) as one JSON object; a file of records
+is JSON Lines (one object a line, UTF-8). Cards are written ``"H9"``, ``"C10"``, players are 0..3
+in play order (team = player % 2), contracts are ``D H S C obenabe undenufe``. Fields::
+
+    format        "jass-record/1" (optional; any other value is refused)
+    rules         preset name (optional, default "schieber"); rule_overrides: switches on top
+    id            any JSON value naming the record in messages (optional)
+    dealer, forehand, hands[4][9], pushed, declarer, contract       (required)
+    tricks        9 x {"leader": p, "plays": [[player, card, legal?] x 4], "winner"?, "points"?}
+    weis, stoeck, points, match_team, score                          (optional)
+
+:func:`record_of` writes the record of a finished :class:`~jass_env.game.Round`, every optional
+field included (``legal`` is the engine's legal card list before each play, found by replaying the
+round from its dealt hands). :func:`write_records` writes or appends JSON Lines.
+
+The checker
+-----------
+:func:`check_records` reads JSON Lines and checks each record in two stages:
+
+1. *Structure*: JSON, required fields and their types, player numbers 0..3, ``forehand`` ==
+   ``(dealer + 1) % 4``, four hands of 9 distinct known cards that together are the 36, ``declarer``
+   consistent with ``pushed``, a contract the rules allow, 9 tricks of 4 plays, each play by the
+   player whose turn it is (trick 1 led by the player the rules name) and holding the card, every
+   card played once, the types of the optional fields, the ``rules``/``rule_overrides`` fields
+   (``format`` must be ``"jass-record/1"``). A malformed record gets one message, for the first
+   problem found, and is not replayed.
+2. *Replay* with the engine (:mod:`jass_env.game`, the single source of truth): each trick must be
+   led by the winner of the previous one as the engine computes it, each play must be legal (an
+   illegal play is reported and ends the replay of that record, since the state after it is
+   undefined), and every optional field present is compared: each play's ``legal`` set, each
+   trick's ``winner`` and ``points``, then ``weis`` (a multiset of (player, set of cards, points)),
+   ``stoeck``, ``points``, ``match_team`` and ``score``.
+
+Each problem is one :class:`Finding`, printed as one line such as::
+
+    record "r7" (line 7), trick 6, position 4: illegal play: record says player 0 plays D9,
+    engine computes legal [S10]; the replay stops here
+
+(all on one line; ``record at line 7`` when the record has no ``id``). Checking never stops at a
+bad record; the :class:`CheckReport` counts records and records that disagree (an unreadable record
+disagrees).
+
+Command line::
+
+    python -m jass_env.records check FILE [--rules PRESET]
+
+prints the findings, then one summary line ``N records, M disagree``; exit status 0 when every
+record agrees, 1 otherwise, 2 for a usage error or an unreadable file. ``--rules`` replaces each
+record's ``rules`` field (its ``rule_overrides`` still apply on top).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import ALL_CARDS_MASK, CONTRACTS, card_id, card_name, names_of
+from .game import Round
+from .rules import PRESETS, Rules, RulesError, make_rules
+
+FORMAT = "jass-record/1"
+DEFAULT_PRESET = "schieber"
+REQUIRED_FIELDS = ("dealer", "forehand", "hands", "pushed", "declarer", "contract", "tricks")
+N_TRICKS = 9
+
+__all__ = ["FORMAT", "record_of", "record_line", "write_records", "check_records", "CheckReport",
+           "Finding", "main"]
+
+
+# ====================================================================================== writing
+def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (the format's name)
+    """The JSON record (a dict) of a finished round, every optional field included.
+
+    ``id`` (any JSON value) is written when not None. Raises ValueError for a round that has not
+    played all 9 tricks (still in play, or cut short because its match was decided mid-round).
+    """
+    if not round.is_over or round.trick_number < N_TRICKS:
+        raise ValueError(f"a record needs a finished round (all {N_TRICKS} tricks played); this round "
+                         f"is in phase {round.phase!r} after {round.trick_number} tricks"
+                         + (" (its match was decided during the round)" if round.is_over else ""))
+    rules = round.rules
+    record: dict[str, Any] = {"format": FORMAT,
+                              "rules": rules.name if rules.name in PRESETS else DEFAULT_PRESET}
+    overrides = rules.overrides()
+    if overrides:
+        record["rule_overrides"] = overrides
+    if id is not None:
+        record["id"] = id
+    hands = [round.dealt_hand(p) for p in range(4)]
+    record.update(dealer=round.dealer, forehand=round.forehand, hands=hands, pushed=round.pushed,
+                  declarer=round.declarer, contract=round.contract)
+
+    # the legal sets: replay the round from its dealt hands, reading the legal cards before each play
+    replay = _start_replay(rules, hands, round.dealer, round.pushed, round.contract)
+    tricks = []
+    for trick in round.tricks:
+        plays = []
+        for player, card in trick["plays"]:
+            plays.append([player, card, names_of(_legal_cards(replay))])
+            replay.step(card)
+        tricks.append({"leader": trick["leader"], "plays": plays, "winner": trick["winner"],
+                       "points": trick["points"]})
+    record["tricks"] = tricks
+    record.update(_outcome(round))
+    return record
+
+
+def record_line(record: dict[str, Any]) -> str:
+    """One record as one line of JSON (UTF-8 text, no trailing newline)."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]], *,
+                  append: bool = False) -> int:
+    """Write records to a JSON Lines file (``append=True`` adds to its end); returns the count."""
+    n = 0
+    with open(path, "a" if append else "w", encoding="utf-8") as f:
+        for record in records:
+            f.write(record_line(record) + "\n")
+            n += 1
+    return n
+
+
+# ====================================================================================== engine glue
+def _start_replay(rules: Rules, hands: Sequence[Any], dealer: int, pushed: bool, contract: str) -> Round:
+    """A fresh round on the given deal, with the contract chosen (after a push if ``pushed``)."""
+    r = Round(rules, hands=hands, dealer=dealer, seed=0)
+    if pushed:
+        r.step("push")
+    r.step(contract)
+    return r
+
+
+def _legal_cards(r: Round) -> int:
+    """The engine's legal cards for the player to move, as a card mask."""
+    return r.legal_mask() & ALL_CARDS_MASK
+
+
+def _outcome(r: Round) -> dict[str, Any]:
+    """The optional end-of-round fields of a finished round, as the engine computes them."""
+    return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
+            "points": r.points, "match_team": r.match_team, "score": r.score}
+
+
+# ====================================================================================== report
+@dataclass(frozen=True)
+class Finding:
+    """One problem with one record: a disagreement with the engine or malformed input.
+
+    ``record_id`` is the record's ``id`` rendered as JSON (None when it has none); ``trick`` and
+    ``position`` are 1-based where the problem has a place in the play.
+    """
+
+    line: int
+    record_id: str | None
+    text: str
+    trick: int | None = None
+    position: int | None = None
+    malformed: bool = False
+
+    def __str__(self) -> str:
+        where = (f"record {self.record_id} (line {self.line})" if self.record_id is not None
+                 else f"record at line {self.line}")
+        if self.trick is not None:
+            where += f", trick {self.trick}"
+        if self.position is not None:
+            where += f", position {self.position}"
+        return f"{where}: {self.text}"
+
+
+@dataclass
+class CheckReport:
+    """The result of :func:`check_records`: counts and every finding, in input order."""
+
+    records: int = 0
+    disagreeing: int = 0
+    unreadable: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.disagreeing == 0
+
+    def summary(self) -> str:
+        """The summary line: ``N records, M disagree``."""
+        return f"{self.records} records, {self.disagreeing} disagree"
+
+    def lines(self) -> list[str]:
+        """The findings, one line each, then the summary line."""
+        return [str(f) for f in self.findings] + [self.summary()]
+
+
+# ====================================================================================== checking
+class _Malformed(Exception):
+    """A record that cannot be read or replayed; ends the check of that record."""
+
+    def __init__(self, text: str, trick: int | None = None, position: int | None = None) -> None:
+        super().__init__(text)
+        self.text, self.trick, self.position = text, trick, position
+
+
+@dataclass
+class _Trick:
+    leader: int
+    plays: list[tuple[int, int, int | None]]   # (player, card id, legal mask or None)
+    winner: int | None
+    points: int | None
+
+
+@dataclass
+class _Record:
+    rules: Rules
+    dealer: int
+    hands: list[int]                            # dealt hands as card masks
+    pushed: bool
+    contract: str
+    tricks: list[_Trick]
+    outcome: dict[str, Any]                     # optional end-of-round fields present, parsed
+
+
+def check_records(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes],
+                  rules: str | Rules | None = None) -> CheckReport:
+    """Check every record of a JSON Lines file (a path) or of an iterable of lines.
+
+    ``rules`` (a preset name or a Rules object), when given, replaces each record's ``rules`` field;
+    the record's ``rule_overrides`` still apply on top. Blank lines are skipped. Raises OSError
+    when the file cannot be opened and RulesError for an unknown preset in ``rules``; problems in
+    the records themselves are never raised, they are findings of the returned report.
+    """
+    explicit = make_rules(rules) if rules is not None else None
+    report = CheckReport()
+    cache: dict[tuple[str, str], Rules] = {}
+    for line_no, text, decode_error in _numbered_lines(path_or_lines):
+        if decode_error is None and not text.strip():
+            continue
+        report.records += 1
+        if decode_error is not None:
+            findings = [Finding(line_no, None, f"not UTF-8 text ({decode_error})", malformed=True)]
+            readable = False
+        else:
+            findings, readable = _check_line(text, line_no, explicit, cache)
+        report.findings.extend(findings)
+        if findings:
+            report.disagreeing += 1
+        if not readable:
+            report.unreadable += 1
+    return report
+
+
+def _numbered_lines(source: str | os.PathLike[str] | Iterable[str | bytes],
+                    ) -> Iterator[tuple[int, str, UnicodeDecodeError | None]]:
+    """(1-based line number, text, decoding error or None) of a file or an iterable of lines."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            yield from _numbered_lines(f)
+        return
+    for i, raw in enumerate(source, 1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8-sig" if i == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                yield i, "", exc
+                continue
+        yield i, raw.removeprefix("\ufeff") if i == 1 else raw, None
+
+
+def _check_line(text: str, line: int, explicit: Rules | None,
+                cache: dict[tuple[str, str], Rules]) -> tuple[list[Finding], bool]:
+    """Findings of one line and whether the record was readable (well-formed)."""
+    try:
+        obj = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        at = "at the end of the line" if exc.pos >= len(text.rstrip()) else f"at character {exc.pos + 1}"
+        return [Finding(line, None, f"not valid JSON: {exc.msg} {at}", malformed=True)], False
+    except (ValueError, RecursionError) as exc:
+        return [Finding(line, None, f"not valid JSON: {exc}", malformed=True)], False
+    if not isinstance(obj, dict):
+        return [Finding(line, None, f"a record is a JSON object {{...}}, got {_kind(obj)}",
+                        malformed=True)], False
+    rid = _render_id(obj.get("id"))
+    findings: list[Finding] = []
+
+    def report(text: str, trick: int | None = None, position: int | None = None) -> None:
+        findings.append(Finding(line, rid, text, trick, position))
+
+    try:
+        record = _parse(obj, explicit, cache)
+    except _Malformed as exc:
+        return [Finding(line, rid, exc.text, exc.trick, exc.position, malformed=True)], False
+    try:
+        _replay(record, report)
+    except Exception as exc:  # noqa: BLE001 - one bad record must never stop the run
+        report(f"internal error while replaying this record ({type(exc).__name__}: {exc}); "
+               f"please report it with the record")
+    return findings, True
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r} in a JSON object")
+        out[k] = v
+    return out
+
+
+def _render_id(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _kind(value: Any) -> str:
+    """A short description of a JSON value for messages: its type and (short) text."""
+    names = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list",
+             dict: "object", type(None): "null"}
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{names.get(type(value), type(value).__name__)} {text}"
+
+
+def _show_cards(mask: int) -> str:
+    return "[" + ", ".join(names_of(mask)) + "]"
+
+
+# -------------------------------------------------------------------------------------- structure
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _player(value: Any, what: str, trick: int | None = None, position: int | None = None) -> int:
+    if not _is_int(value) or not 0 <= value <= 3:
+        raise _Malformed(f"{what} must be a player number 0..3, got {_kind(value)}", trick, position)
+    return value
+
+
+def _int(value: Any, what: str, trick: int | None = None) -> int:
+    if not _is_int(value):
+        raise _Malformed(f"{what} must be an integer, got {_kind(value)}", trick)
+    return value
+
+
+def _card(value: Any, what: str, trick: int | None = None, position: int | None = None) -> int:
+    """A card id from its canonical name (``"H9"``, ``"C10"``)."""
+    if isinstance(value, str):
+        try:
+            c = card_id(value)
+        except ValueError:
+            c = -1
+        if c >= 0 and card_name(c) == value:
+            return c
+    raise _Malformed(f"{what}: {_kind(value)} is not a card; cards are a suit letter D H S C then a "
+                     f"rank 6 7 8 9 10 J Q K A, e.g. \"H9\", \"C10\"", trick, position)
+
+
+def _card_set(value: Any, what: str, trick: int | None = None, position: int | None = None) -> int:
+    """A list of distinct cards as a card mask."""
+    if not isinstance(value, list):
+        raise _Malformed(f"{what} must be a list of cards, got {_kind(value)}", trick, position)
+    mask = 0
+    for v in value:
+        c = _card(v, what, trick, position)
+        if mask >> c & 1:
+            raise _Malformed(f"{what} lists {v} twice; a card appears once", trick, position)
+        mask |= 1 << c
+    return mask
+
+
+def _resolve_rules(obj: dict[str, Any], explicit: Rules | None,
+                   cache: dict[tuple[str, str], Rules]) -> Rules:
+    """The rules a record is checked under: its preset (or the explicit one) plus its overrides."""
+    overrides = obj.get("rule_overrides", {})
+    if not isinstance(overrides, dict):
+        raise _Malformed(f"rule_overrides must be an object of rule switches, got {_kind(overrides)}")
+    if explicit is not None:
+        base: Rules | str = explicit
+        key = f"explicit:{id(explicit)}"
+    else:
+        base = obj.get("rules", DEFAULT_PRESET)
+        if not isinstance(base, str):
+            raise _Malformed(f"rules must be a preset name ({', '.join(PRESETS)}), got {_kind(base)}")
+        if base not in PRESETS:
+            raise _Malformed(f"unknown rules preset {base!r}; valid presets: {', '.join(PRESETS)}")
+        key = base
+    cache_key = (key, json.dumps(overrides, sort_keys=True))
+    if cache_key not in cache:
+        try:
+            cache[cache_key] = make_rules(base, **overrides)
+        except RulesError as exc:
+            raise _Malformed(f"bad rule_overrides: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise _Malformed(f"bad rule_overrides {_kind(overrides)}: a switch has a value of the wrong "
+                             f"type ({exc}); RULES.md lists each switch's values") from None
+    return cache[cache_key]
+
+
+def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, str], Rules]) -> _Record:
+    """Validate the structure of a record (stage 1); raises _Malformed at the first problem."""
+    if "format" in obj and obj["format"] != FORMAT:
+        raise _Malformed(f"unsupported format {_kind(obj['format'])}; this reader reads \"{FORMAT}\"")
+    missing = [k for k in REQUIRED_FIELDS if k not in obj]
+    if missing:
+        raise _Malformed(f"missing required field(s) {', '.join(missing)}; every record has "
+                         f"{', '.join(REQUIRED_FIELDS)}")
+    rules = _resolve_rules(obj, explicit, cache)
+
+    dealer = _player(obj["dealer"], "dealer")
+    forehand = _player(obj["forehand"], "forehand")
+    if forehand != (dealer + 1) % 4:
+        raise _Malformed(f"forehand is player {forehand}, but with dealer {dealer} it must be the next "
+                         f"player, {(dealer + 1) % 4}")
+    hands = _parse_hands(obj["hands"])
+    pushed = obj["pushed"]
+    if not isinstance(pushed, bool):
+        raise _Malformed(f"pushed must be true or false, got {_kind(pushed)}")
+    if pushed and not rules.push:
+        raise _Malformed(f"the record pushes, but rules {rules.name!r} have no push")
+    declarer = _player(obj["declarer"], "declarer")
+    expected = (forehand + 2) % 4 if pushed else forehand
+    if declarer != expected:
+        raise _Malformed(f"declarer is player {declarer}, but with forehand {forehand} and pushed "
+                         f"{str(pushed).lower()} it must be player {expected}")
+    contract = obj["contract"]
+    if contract not in CONTRACTS:
+        raise _Malformed(f"unknown contract {_kind(contract)}; contracts: {', '.join(CONTRACTS)}")
+    if contract not in rules.contracts:
+        raise _Malformed(f"contract {contract!r} is not allowed by rules {rules.name!r}; allowed: "
+                         f"{', '.join(rules.contracts)}")
+    first_leader = declarer if pushed and rules.leader_after_push == "declarer" else forehand
+    tricks = _parse_tricks(obj["tricks"], hands, first_leader)
+    return _Record(rules, dealer, hands, pushed, contract, tricks, _parse_outcome(obj))
+
+
+def _parse_hands(value: Any) -> list[int]:
+    if not isinstance(value, list) or len(value) != 4:
+        raise _Malformed(f"hands must be a list of 4 hands (hands[p] for player p), got {_kind(value)}")
+    masks: list[int] = []
+    for p, hand in enumerate(value):
+        m = _card_set(hand, f"hands[{p}]")
+        if m.bit_count() != 9:
+            raise _Malformed(f"hands[{p}] has {m.bit_count()} cards; each hand has 9")
+        for q, other in enumerate(masks):
+            if other & m:
+                common = names_of(other & m)[0]
+                raise _Malformed(f"{common} is in hands[{q}] and hands[{p}]; each of the 36 cards is "
+                                 f"dealt once")
+        masks.append(m)
+    return masks
+
+
+def _parse_tricks(value: Any, hands: list[int], first_leader: int) -> list[_Trick]:
+    if not isinstance(value, list) or len(value) != N_TRICKS:
+        n = f"{len(value)} tricks" if isinstance(value, list) else _kind(value)
+        raise _Malformed(f"tricks must be a list of {N_TRICKS} tricks, got {n}")
+    played: dict[int, tuple[int, int]] = {}
+    tricks = []
+    for t, trick in enumerate(value, 1):
+        if not isinstance(trick, dict):
+            raise _Malformed(f"a trick is an object {{\"leader\", \"plays\", ...}}, got {_kind(trick)}", t)
+        for key in ("leader", "plays"):
+            if key not in trick:
+                raise _Malformed(f"missing required field {key!r} of the trick", t)
+        leader = _player(trick["leader"], "leader", t)
+        if t == 1 and leader != first_leader:
+            raise _Malformed(f"play out of turn: trick 1 is led by player {leader}, but under these "
+                             f"rules player {first_leader} leads it", t)
+        plays_in = trick["plays"]
+        if not isinstance(plays_in, list) or len(plays_in) != 4:
+            n = f"{len(plays_in)} plays" if isinstance(plays_in, list) else _kind(plays_in)
+            raise _Malformed(f"plays must be a list of 4 plays [player, card, legal], got {n}", t)
+        plays = []
+        for i, play in enumerate(plays_in, 1):
+            if not isinstance(play, list) or len(play) not in (2, 3):
+                raise _Malformed(f"a play is [player, card] or [player, card, legal], got {_kind(play)}",
+                                 t, i)
+            player = _player(play[0], "the player of a play", t, i)
+            card = _card(play[1], "the card of a play", t, i)
+            legal = None if len(play) == 2 or play[2] is None else _card_set(play[2], "legal", t, i)
+            turn = (leader + i - 1) % 4
+            if player != turn:
+                raise _Malformed(f"play out of turn: player {player} plays {play[1]}, but after leader "
+                                 f"{leader} it is player {turn}'s turn", t, i)
+            if not hands[player] >> card & 1:
+                raise _Malformed(f"player {player} plays {play[1]}, which is not in hands[{player}]", t, i)
+            if card in played:
+                pt, pi = played[card]
+                raise _Malformed(f"{play[1]} is played a second time (first at trick {pt}, position "
+                                 f"{pi})", t, i)
+            played[card] = (t, i)
+            plays.append((player, card, legal))
+        winner = _player(trick["winner"], "winner", t) if trick.get("winner") is not None else None
+        points = _int(trick["points"], "points", t) if trick.get("points") is not None else None
+        tricks.append(_Trick(leader, plays, winner, points))
+    return tricks
+
+
+def _parse_outcome(obj: dict[str, Any]) -> dict[str, Any]:
+    """The optional end-of-round fields present in the record, type-checked."""
+    out: dict[str, Any] = {}
+    if "weis" in obj:
+        weis = obj["weis"]
+        if not isinstance(weis, list):
+            raise _Malformed(f"weis must be a list of {{\"player\", \"cards\", \"points\"}}, "
+                             f"got {_kind(weis)}")
+        for w in weis:
+            if not isinstance(w, dict) or any(k not in w for k in ("player", "cards", "points")):
+                raise _Malformed(f"a Weis is an object {{\"player\", \"cards\", \"points\"}}, got {_kind(w)}")
+            _player(w["player"], "the player of a Weis")
+            _card_set(w["cards"], "the cards of a Weis")
+            _int(w["points"], "the points of a Weis")
+        out["weis"] = weis
+    if "stoeck" in obj:
+        if obj["stoeck"] is not None:
+            _player(obj["stoeck"], "stoeck")
+        out["stoeck"] = obj["stoeck"]
+    for key in ("points", "score"):
+        if key in obj:
+            v = obj[key]
+            if not isinstance(v, list) or len(v) != 2 or not all(_is_int(x) for x in v):
+                raise _Malformed(f"{key} must be a list of 2 integers [team0, team1], got {_kind(v)}")
+            out[key] = v
+    if "match_team" in obj:
+        v = obj["match_team"]
+        if v is not None and (not _is_int(v) or v not in (0, 1)):
+            raise _Malformed(f"match_team must be a team 0 or 1, or null, got {_kind(v)}")
+        out["match_team"] = v
+    return out
+
+
+# -------------------------------------------------------------------------------------- replay
+def _replay(rec: _Record, report: Callable[..., None]) -> None:
+    """Stage 2: replay a well-formed record with the engine and report every disagreement."""
+    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.pushed, rec.contract)
+    for t, trick in enumerate(rec.tricks, 1):
+        if trick.leader != r.leader:
+            report(f"play out of turn: leader: record says player {trick.leader}, engine computes "
+                   f"player {r.leader} (the winner of trick {t - 1}); the replay stops here", t)
+            return
+        for i, (player, card, legal) in enumerate(trick.plays, 1):
+            engine_legal = _legal_cards(r)
+            if legal is not None and legal != engine_legal:
+                report(f"legal: record says {_show_cards(legal)}, engine computes "
+                       f"{_show_cards(engine_legal)}", t, i)
+            if not engine_legal >> card & 1:
+                report(f"illegal play: record says player {player} plays {card_name(card)}, engine "
+                       f"computes legal {_show_cards(engine_legal)}; the replay stops here", t, i)
+                return
+            r.step(card)
+        done = r.tricks[t - 1]
+        if trick.winner is not None and trick.winner != done["winner"]:
+            report(f"winner: record says player {trick.winner}, engine computes player {done['winner']}", t)
+        if trick.points is not None and trick.points != done["points"]:
+            report(f"points: record says {trick.points}, engine computes {done['points']}", t)
+
+    engine = _outcome(r)
+    for key, value in rec.outcome.items():
+        if key == "weis":
+            if _weis_multiset(value) != _weis_multiset(engine["weis"]):
+                report(f"weis: record says {_show_weis(value)}, engine computes {_show_weis(engine['weis'])}")
+        elif value != engine[key]:
+            report(f"{key}: record says {json.dumps(value)}, engine computes {json.dumps(engine[key])}")
+
+
+def _weis_multiset(weis: list[dict[str, Any]]) -> Counter[tuple[int, frozenset[str], int]]:
+    return Counter((w["player"], frozenset(w["cards"]), w["points"]) for w in weis)
+
+
+def _show_weis(weis: list[dict[str, Any]]) -> str:
+    """Weis as ``[player 1: HQ HK HA = 20, ...]``, cards in natural order, sorted."""
+    items = []
+    for w in weis:
+        cards = sorted(w["cards"], key=lambda c: (card_id(c) // 9, -(card_id(c) % 9)))
+        items.append((w["player"], f"player {w['player']}: {' '.join(cards)} = {w['points']}"))
+    return "[" + ", ".join(text for _, text in sorted(items)) + "]"
+
+
+# ====================================================================================== CLI
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m jass_env.records check FILE [--rules PRESET]``; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m jass_env.records",
+        description="Check Jass game records (JSON Lines, format jass-record/1) against the engine.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="check")
+    check = sub.add_parser("check", help="replay every record and report each disagreement",
+                           description="Replay every record of FILE with the engine and print each "
+                                       "disagreement, then 'N records, M disagree'. Exit status 0 "
+                                       "when all agree, 1 otherwise, 2 on a usage error.")
+    check.add_argument("file", metavar="FILE", help="JSON Lines file of records ('-' = standard input)")
+    check.add_argument("--rules", choices=list(PRESETS), metavar="PRESET",
+                       help=f"rules preset replacing each record's 'rules' field ({', '.join(PRESETS)})")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # argparse has printed the usage error (or the help)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        source = sys.stdin.buffer if args.file == "-" else args.file
+        report = check_records(source, rules=args.rules)
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

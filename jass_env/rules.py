@@ -1,0 +1,319 @@
+"""Rules as data: the switches of RULES.md, its five presets, and their compiled form.
+
+A :class:`Rules` object is an immutable set of switches. ``Rules.preset("seed_nl")`` gives a preset,
+``make_rules("schieber", stoeck=0)`` a preset with switches changed on top. Unknown presets or
+switches and bad values raise :class:`RulesError`, whose message lists what is valid.
+
+The compiled core never sees this class: :meth:`Rules.params` packs every switch, and the card
+values and multipliers per contract, into one ``int64`` array (offsets ``RP_*`` below) that the
+numba functions in :mod:`jass_env.core` read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .cards import CONTRACTS, NATURAL_RANKS, RANKS
+
+
+class RulesError(ValueError):
+    """An unknown preset or switch, or a bad switch value."""
+
+
+UNDERTRUMP_RULES = ("official", "unless_partner_winning", "allowed")
+WEIS_COMPARISONS = ("standard", "vaud", "no_top_card")
+MATCH_FINISHES = ("official", "round_end")
+FIRST_FOREHANDS = ("random", "D7")
+LEADERS_AFTER_PUSH = ("forehand", "declarer")
+
+_OFFICIAL_QUADS = {"6": 100, "7": 100, "8": 100, "9": 150, "10": 100, "J": 200, "Q": 100,
+                   "K": 100, "A": 100}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule switch of RULES.md. Field docs give the allowed values; defaults = ``schieber``."""
+
+    name: str = "schieber"
+    #: contracts the chooser may name, a subset of D H S C obenabe undenufe
+    contracts: tuple[str, ...] = CONTRACTS
+    #: forehand may push the choice to the partner (who must then choose; no push-back)
+    push: bool = True
+    #: who leads trick 1 after a push: "forehand" (official) or "declarer" (house rule)
+    leader_after_push: str = "forehand"
+    #: Obenabe/Undenufe card values: 8 counts 8; in Undenufe 6 counts 11 and A 0
+    ou_card_values: bool = True
+    #: a player holding the led plain suit may trump instead of following
+    may_trump_instead_of_following: bool = True
+    #: "official" (no under-trump unless only trumps), "unless_partner_winning", "allowed"
+    undertrump_rule: str = "official"
+    #: on a trump lead, a player whose only trump is the Puur may play any card
+    puur_exception: bool = True
+    #: Weis are declared (automatically) and scored
+    weis: bool = True
+    #: points of a sequence of 3, 4, 5, 6, 7, 8, 9 cards
+    sequence_values: tuple[int, ...] = (20, 50, 100, 150, 200, 250, 300)
+    #: points of four of a kind by rank ("6" ... "A"); 0 = not a Weis
+    quad_values: tuple[tuple[str, int], ...] = tuple(_OFFICIAL_QUADS.items())
+    #: "standard" (points, cards, top card, trump, position), "vaud" (quads first, ..., suit
+    #: order H > C > S > D), "no_top_card" (standard without the top-card step, as Swisslos)
+    weis_comparison: str = "standard"
+    #: a card may belong to a sequence and a four of a kind at once
+    kreuzweis: bool = True
+    #: in Undenufe the top-card step of the Weis comparison is reversed (6-7-8 best)
+    undenufe_reverse_weis_rank: bool = True
+    #: Stöck value (trump K+Q in one hand), 0 = off
+    stoeck: int = 20
+    #: bonus for taking all 9 tricks
+    match_bonus: int = 100
+    #: multiplier per contract, in CONTRACTS order (D H S C obenabe undenufe)
+    multipliers: tuple[int, ...] = (1, 1, 1, 1, 1, 1)
+    #: match target score (0 = no target; then `match_rounds` ends the match)
+    target: int = 1000
+    #: fixed number of rounds of a match (tournament play); 0 = play to the target
+    match_rounds: int = 0
+    #: "official": a team reaching the target wins at that moment (Stöck - Weis - tricks);
+    #: "round_end": at the end of a round the higher total wins, an exact tie plays one more round
+    match_finish: str = "official"
+    #: who is forehand in the first round of a match: "random" or "D7" (holder of the ♦7)
+    first_forehand: str = "random"
+    #: Bergpreis bonus for the first team past half the target (0 = off)
+    bergpreis: int = 0
+
+    # ------------------------------------------------------------------ construction
+    @staticmethod
+    def preset(name: str) -> Rules:
+        """One of the presets of RULES.md: schieber, schieber_2500, tournament, seed_nl, seed_vaud."""
+        if name not in PRESETS:
+            raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        return PRESETS[name]
+
+    def replace(self, **switches: Any) -> Rules:
+        """A copy with some switches changed; each value is validated."""
+        known = {f.name for f in dataclasses.fields(self)} - {"name"}
+        unknown = sorted(set(switches) - known)
+        if unknown:
+            raise RulesError(f"unknown rule switch(es) {', '.join(map(repr, unknown))}; "
+                             f"valid switches: {', '.join(sorted(known))}")
+        values = {k: _coerce(k, v, self) for k, v in switches.items()}
+        return dataclasses.replace(self, **values)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # ------------------------------------------------------------------ views
+    def switches(self) -> dict[str, Any]:
+        """All switches as plain JSON-able values (for records, configs and printing)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "name":
+                continue
+            v = getattr(self, f.name)
+            if f.name == "quad_values":
+                v = dict(v)
+            elif f.name == "multipliers":
+                v = dict(zip(CONTRACTS, v))
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+    def overrides(self) -> dict[str, Any]:
+        """The switches that differ from the preset named by ``self.name`` (if it is a preset)."""
+        base = PRESETS.get(self.name, SCHIEBER).switches()
+        return {k: v for k, v in self.switches().items() if base[k] != v}
+
+    def multiplier(self, contract: int) -> int:
+        return self.multipliers[contract]
+
+    @cached_property
+    def params(self) -> np.ndarray:
+        """The compiled form read by :mod:`jass_env.core` (int64, length ``RP_SIZE``); do not modify."""
+        return _params(self)
+
+
+def make_rules(rules: str | Rules | None = None, **switches: Any) -> Rules:
+    """A preset name (default ``schieber``) or a Rules object, with switches changed on top."""
+    if rules is None:
+        base = SCHIEBER
+    elif isinstance(rules, Rules):
+        base = rules
+    elif isinstance(rules, str):
+        base = Rules.preset(rules)
+    else:
+        raise RulesError(f"rules must be a preset name ({', '.join(PRESETS)}) or a Rules object, "
+                         f"not {type(rules).__name__}")
+    return base.replace(**switches) if switches else base
+
+
+# ---------------------------------------------------------------------- validation
+def _coerce(key: str, value: Any, rules: Rules) -> Any:
+    """Bring a user value into the field's stored form (lists to tuples, dicts merged)."""
+    if key == "contracts":
+        if isinstance(value, str):
+            value = (value,)
+        return tuple(value)
+    if key == "sequence_values":
+        return tuple(value)
+    if key == "quad_values":
+        if not isinstance(value, Mapping):
+            raise RulesError(f"quad_values must be a mapping of rank to points, e.g. "
+                             f"{{'9': 100}}; ranks: {', '.join(NATURAL_RANKS)}")
+        merged = dict(rules.quad_values)
+        for rank, pts in value.items():
+            if str(rank) not in merged:
+                raise RulesError(f"quad_values: unknown rank {rank!r}; ranks: "
+                                 f"{', '.join(NATURAL_RANKS)}")
+            merged[str(rank)] = pts
+        return tuple((r, merged[r]) for r in NATURAL_RANKS)
+    if key == "multipliers":
+        if isinstance(value, Mapping):
+            merged = dict(zip(CONTRACTS, rules.multipliers))
+            for c, m in value.items():
+                if c not in merged:
+                    raise RulesError(f"multipliers: unknown contract {c!r}; contracts: "
+                                     f"{', '.join(CONTRACTS)}")
+                merged[c] = m
+            return tuple(merged[c] for c in CONTRACTS)
+        return tuple(value)
+    return value
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _validate(r: Rules) -> None:
+    def bad(key: str, value: Any, allowed: str) -> RulesError:
+        return RulesError(f"bad value {value!r} for rule switch {key!r}; allowed: {allowed}")
+
+    for key in ("push", "ou_card_values", "may_trump_instead_of_following", "puur_exception",
+                "weis", "kreuzweis", "undenufe_reverse_weis_rank"):
+        if not isinstance(getattr(r, key), (bool, np.bool_)):
+            raise bad(key, getattr(r, key), "True or False")
+    choices = {"undertrump_rule": UNDERTRUMP_RULES, "weis_comparison": WEIS_COMPARISONS,
+               "match_finish": MATCH_FINISHES, "first_forehand": FIRST_FOREHANDS,
+               "leader_after_push": LEADERS_AFTER_PUSH}
+    for key, allowed in choices.items():
+        if getattr(r, key) not in allowed:
+            raise bad(key, getattr(r, key), ", ".join(allowed))
+    if (not isinstance(r.contracts, tuple) or not r.contracts
+            or any(c not in CONTRACTS for c in r.contracts) or len(set(r.contracts)) != len(r.contracts)):
+        raise bad("contracts", r.contracts, f"a non-empty list without repeats from {', '.join(CONTRACTS)}")
+    if len(r.sequence_values) != 7 or not all(_is_int(v) and 0 <= v <= 1000 for v in r.sequence_values):
+        raise bad("sequence_values", r.sequence_values,
+                  "7 integers 0..1000: the points of sequences of 3, 4, 5, 6, 7, 8, 9 cards")
+    if (len(r.quad_values) != 9 or [k for k, _ in r.quad_values] != list(NATURAL_RANKS)
+            or not all(_is_int(v) and 0 <= v <= 1000 for _, v in r.quad_values)):
+        raise bad("quad_values", dict(r.quad_values), "points 0..1000 for each rank 6 7 8 9 10 J Q K A")
+    if len(r.multipliers) != 6 or not all(_is_int(m) and 1 <= m <= 100 for m in r.multipliers):
+        raise bad("multipliers", r.multipliers, f"an integer 1..100 for each of {', '.join(CONTRACTS)}")
+    for key, hi in (("stoeck", 1000), ("match_bonus", 1000), ("target", 100_000),
+                    ("match_rounds", 10_000), ("bergpreis", 10_000)):
+        v = getattr(r, key)
+        if not _is_int(v) or not 0 <= v <= hi:
+            raise bad(key, v, f"an integer 0..{hi}")
+    if r.target == 0 and r.match_rounds == 0:
+        raise RulesError("a match needs an end: set target > 0 or match_rounds > 0")
+
+
+# ---------------------------------------------------------------------- presets
+SCHIEBER = Rules()
+PRESETS: dict[str, Rules] = {
+    "schieber": SCHIEBER,
+    "schieber_2500": dataclasses.replace(SCHIEBER, name="schieber_2500", multipliers=(1, 1, 2, 2, 3, 3),
+                                         target=2500),
+    "tournament": dataclasses.replace(SCHIEBER, name="tournament", weis=False, stoeck=0, match_bonus=0,
+                                      target=0, match_rounds=12),
+    "seed_nl": dataclasses.replace(
+        SCHIEBER, name="seed_nl", may_trump_instead_of_following=False,
+        undertrump_rule="unless_partner_winning", sequence_values=(20, 50, 100, 100, 100, 100, 100),
+        quad_values=tuple({**_OFFICIAL_QUADS, "6": 0, "7": 0, "8": 0, "9": 100}.items()),
+        multipliers=(3, 2, 1, 1, 3, 4), match_finish="round_end"),
+    "seed_vaud": dataclasses.replace(
+        SCHIEBER, name="seed_vaud", contracts=("D", "H", "S", "C"),
+        sequence_values=(20, 50, 100, 100, 100, 100, 100), weis_comparison="vaud", first_forehand="D7"),
+}
+
+
+# ---------------------------------------------------------------------- compiled form
+# Offsets into the int64 parameter array read by the compiled core.
+RP_CONTRACTS = 0        # bitmask of allowed contracts (bit c for contract c)
+RP_PUSH = 1
+RP_LEADER_AFTER_PUSH = 2  # 0 forehand, 1 declarer
+RP_TRUMP_INSTEAD = 3
+RP_UNDERTRUMP = 4       # index into UNDERTRUMP_RULES
+RP_PUUR_EXCEPTION = 5
+RP_WEIS = 6
+RP_WEIS_CMP = 7         # index into WEIS_COMPARISONS
+RP_KREUZWEIS = 8
+RP_UND_REVERSE = 9
+RP_STOECK = 10
+RP_MATCH_BONUS = 11
+RP_TARGET = 12
+RP_MATCH_ROUNDS = 13
+RP_FINISH = 14          # index into MATCH_FINISHES
+RP_BERGPREIS = 15
+RP_FIRST_FOREHAND = 16  # index into FIRST_FOREHANDS
+RP_SEQ = 17             # 7: sequence values for 3..9 cards
+RP_QUAD = 24            # 9: quad value by rank offset (A K Q J 10 9 8 7 6)
+RP_MULT = 33            # 6: multiplier per contract
+RP_VALUES = 39          # 6 * 36: card points per contract and card id
+RP_SIZE = RP_VALUES + 6 * 36
+
+# Card points by rank offset (A K Q J 10 9 8 7 6), RULES.md §2.1.
+TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
+PLAIN_POINTS = (11, 4, 3, 2, 10, 0, 0, 0, 0)
+OBENABE_POINTS = (11, 4, 3, 2, 10, 0, 8, 0, 0)
+UNDENUFE_POINTS = (0, 4, 3, 2, 10, 0, 8, 0, 11)
+
+
+def card_values(contract: int, ou_card_values: bool = True) -> np.ndarray:
+    """Points of each card id (length 36) under a contract (0..5)."""
+    out = np.zeros(36, dtype=np.int64)
+    for s in range(4):
+        if contract < 4:
+            table = TRUMP_POINTS if s == contract else PLAIN_POINTS
+        elif not ou_card_values:
+            table = PLAIN_POINTS
+        else:
+            table = OBENABE_POINTS if contract == 4 else UNDENUFE_POINTS
+        out[9 * s:9 * s + 9] = table
+    return out
+
+
+def _params(r: Rules) -> np.ndarray:
+    p = np.zeros(RP_SIZE, dtype=np.int64)
+    p[RP_CONTRACTS] = sum(1 << CONTRACTS.index(c) for c in r.contracts)
+    p[RP_PUSH] = int(r.push)
+    p[RP_LEADER_AFTER_PUSH] = LEADERS_AFTER_PUSH.index(r.leader_after_push)
+    p[RP_TRUMP_INSTEAD] = int(r.may_trump_instead_of_following)
+    p[RP_UNDERTRUMP] = UNDERTRUMP_RULES.index(r.undertrump_rule)
+    p[RP_PUUR_EXCEPTION] = int(r.puur_exception)
+    p[RP_WEIS] = int(r.weis)
+    p[RP_WEIS_CMP] = WEIS_COMPARISONS.index(r.weis_comparison)
+    p[RP_KREUZWEIS] = int(r.kreuzweis)
+    p[RP_UND_REVERSE] = int(r.undenufe_reverse_weis_rank)
+    p[RP_STOECK] = r.stoeck
+    p[RP_MATCH_BONUS] = r.match_bonus
+    p[RP_TARGET] = r.target
+    p[RP_MATCH_ROUNDS] = r.match_rounds
+    p[RP_FINISH] = MATCH_FINISHES.index(r.match_finish)
+    p[RP_BERGPREIS] = r.bergpreis
+    p[RP_FIRST_FOREHAND] = FIRST_FOREHANDS.index(r.first_forehand)
+    p[RP_SEQ:RP_SEQ + 7] = r.sequence_values
+    quads = dict(r.quad_values)
+    p[RP_QUAD:RP_QUAD + 9] = [quads[rank] for rank in RANKS]
+    p[RP_MULT:RP_MULT + 6] = r.multipliers
+    for c in range(6):
+        p[RP_VALUES + 36 * c:RP_VALUES + 36 * (c + 1)] = card_values(c, r.ou_card_values)
+    return p
+
+
+__all__ = ["Rules", "RulesError", "make_rules", "PRESETS", "card_values"]
