@@ -1,0 +1,10 @@
+"""Agents for Jass: the agent interface, baseline bots, the policy agent and evaluation.
+
+    base.py       the Agent interface (act(obs) -> action, reset(seed))
+    view.py       decoding an observation into what the seat knows
+    random_bot.py uniformly random legal actions
+    heuristic.py  Graf trump choice and rule-based card play (compiled, also used in rollouts)
+    pimc.py       Perfect Information Monte Carlo search
+    registry.py   agents by name ("heuristic", "pimc:worlds=10") or checkpoint path
+    evaluate.py   duplicate evaluation with confidence intervals (python -m agents.evaluate)
+"""

@@ -1,0 +1,71 @@
+"""The one agent interface shared by the AEC environment, the Gymnasium wrapper and evaluation.
+
+An agent sees exactly what its seat may know: the observation vector of
+:mod:`jass_env.observation` (own hand and the public history: contract, plays, voids, public Weis
+and Stöck; never other hands) and the legal-action mask. It returns one legal action id (0..42).
+
+    obs = {"observation": float32[OBS_DIM], "action_mask": int8 or bool[43]}
+    action = agent.act(obs)
+
+``reset(seed)`` is called before every deal; an agent that draws random numbers takes them from a
+generator seeded there, so a deal replayed with the same seed is played the same way (duplicate
+evaluation relies on this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+Observation = Mapping[str, np.ndarray]
+
+
+class Agent:
+    """Base class: subclasses implement :meth:`act`; ``name`` identifies them in reports."""
+
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new deal; reseed the agent's generator when a seed is given."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: Observation) -> int:
+        raise NotImplementedError
+
+    def __call__(self, obs: Observation) -> int:
+        return self.act(obs)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def legal_actions(obs: Observation) -> np.ndarray:
+    """The legal action ids of an observation dict, ascending."""
+    return np.flatnonzero(np.asarray(obs["action_mask"]))
+
+
+def as_agent(obj: Any) -> Agent:
+    """Wrap a callable ``f(obs) -> action`` as an Agent; agents pass through unchanged."""
+    if isinstance(obj, Agent):
+        return obj
+    if hasattr(obj, "act"):
+        return obj
+    if callable(obj):
+        return _CallableAgent(obj)
+    raise TypeError(f"an agent must have an act(obs) method or be callable, got {type(obj).__name__}")
+
+
+class _CallableAgent(Agent):
+    def __init__(self, fn: Any) -> None:
+        super().__init__()
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+
+    def act(self, obs: Observation) -> int:
+        return int(self.fn(obs))

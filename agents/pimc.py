@@ -1,0 +1,336 @@
+"""Perfect Information Monte Carlo (PIMC) search bot (rungs L3/L4 of the baseline ladder).
+
+For a card decision with more than one legal card:
+
+1. **Sample** ``worlds`` deals of the unseen cards consistent with what the seat knows
+   (:func:`sample_world`): each other seat gets exactly as many cards as it still holds; a seat's
+   public Weis cards that are not yet played stay with it; a seat shown void in a suit gets none
+   of it (a trump void still allows the Puur under the Puur exception). Cards are assigned by
+   constrained sequential assignment (most constrained cards first, each to a random allowed seat
+   weighted by its free slots); a dead end restarts, and after :data:`MAX_TRIES` restarts the void
+   constraints are dropped, so sampling never hangs.
+2. **Evaluate** each legal card in every world: build a core state array for the world (seats
+   relative to the searcher, who is player 0), apply the card with :func:`jass_env.core.apply_action`
+   and play the round out with the rollout policy: the compiled heuristic
+   (:func:`agents.heuristic.heuristic_card`, each player using only its own hand of the world plus
+   public information) or uniformly random legal cards.
+3. **Pick** the card with the best mean of (own team − opponents) final round score over the
+   worlds. The world's score counts the remaining card points, the last-trick 5 and the Match
+   bonus, with the contract multiplier; Weis and Stöck are left out because no card choice changes
+   them (they are fixed by the deal).
+
+Contract choice uses the heuristic's Graf table (no search), as does any decision with a single
+legal action. Sampling is deterministic given the agent's seed and the observations: each
+decision draws one 32-bit seed from ``self.rng`` for the compiled xorshift generator.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+import numpy as np
+from numba import njit
+
+from jass_env import core
+from jass_env.core import SUIT_MASK, legal_cards, popcount
+from jass_env.rules import RP_MULT, RP_PUUR_EXCEPTION, Rules, make_rules
+
+from .base import Agent
+from .heuristic import ALL_CARDS, check_action, heuristic_action, heuristic_card
+from .view import (
+    V_CONTRACT,
+    V_DECLARER,
+    V_FOREHAND,
+    V_HAND,
+    V_LEADER,
+    V_LEGAL,
+    V_N_TRICK,
+    V_PHASE,
+    V_PLAYED,
+    V_POINTS,
+    V_PUSHED,
+    V_TRICK,
+    V_TRICK_NO,
+    V_VOIDS,
+    V_WEIS,
+    decode,
+)
+
+ROLLOUTS = ("heuristic", "random")
+MAX_TRIES = 50
+JACK = 3
+
+
+@njit(cache=True)
+def _next_rand(rng: np.ndarray, n: int) -> int:
+    """An integer in [0, n) from the xorshift32 state ``rng[0]`` (advanced in place)."""
+    x = core.xorshift32(rng[0])
+    rng[0] = x
+    return x % n
+
+
+@njit(cache=True)
+def allowed_cards(voids: int, contract: int, rp: np.ndarray) -> int:
+    """Cards a seat with the given void bits may hold (all cards outside its void suits)."""
+    m = np.int64(ALL_CARDS)
+    for s in range(4):
+        if (voids >> s) & 1:
+            keep = np.int64(0)
+            if s == contract and rp[RP_PUUR_EXCEPTION]:
+                keep = np.int64(1) << (9 * s + JACK)
+            m &= ~(SUIT_MASK[s] & ~keep)
+    return m
+
+
+@njit(cache=True)
+def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> int:
+    """Deal the unseen cards of a compact seat view ``v`` to relative seats 1..3 (into ``hands``).
+
+    ``hands`` (int64[4]) receives the four hands by relative seat (``hands[0]`` = my hand).
+    Returns the number of restarts used; ``MAX_TRIES + 1`` means the voids had to be relaxed.
+    """
+    contract = v[V_CONTRACT]
+    hand = v[V_HAND]
+    played = v[V_PLAYED] | v[V_PLAYED + 1] | v[V_PLAYED + 2] | v[V_PLAYED + 3]
+    unseen = ALL_CARDS & ~hand & ~played
+    known = np.zeros(4, dtype=np.int64)
+    need = np.zeros(4, dtype=np.int64)
+    allowed = np.zeros(4, dtype=np.int64)
+    free = unseen
+    for r in range(1, 4):
+        known[r] = v[V_WEIS + r] & unseen
+        free &= ~known[r]
+    for r in range(1, 4):
+        need[r] = 9 - popcount(v[V_PLAYED + r]) - popcount(known[r])
+        allowed[r] = allowed_cards(v[V_VOIDS + r], contract, rp)
+    nfree = popcount(free)
+    cards = np.empty(nfree, dtype=np.int64)
+    order = np.empty(nfree, dtype=np.int64)
+    k = 0
+    m = free
+    while m:
+        low = m & -m
+        cards[k] = core.lowest_bit(low)
+        m ^= low
+        k += 1
+    cap = np.zeros(4, dtype=np.int64)
+    tries = 0
+    while True:
+        relax = tries > MAX_TRIES
+        # order: fewest allowed seats first, random among equals
+        for i in range(nfree - 1, 0, -1):
+            j = _next_rand(rng, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        k = 0
+        for want in range(0, 4):
+            for i in range(nfree):
+                c = cards[i]
+                cnt = 0
+                for r in range(1, 4):
+                    if relax or (allowed[r] >> c) & 1:
+                        cnt += 1
+                if cnt == want or (want == 3 and cnt > 3):
+                    order[k] = c
+                    k += 1
+        for r in range(4):
+            cap[r] = need[r]
+            hands[r] = known[r]
+        hands[0] = hand
+        ok = True
+        for i in range(nfree):
+            c = order[i]
+            total = 0
+            for r in range(1, 4):
+                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
+                    total += cap[r]
+            if total == 0:
+                if relax:                       # inconsistent sizes: give it to any seat
+                    for r in range(1, 4):
+                        if cap[r] > 0 or r == 3:
+                            hands[r] |= np.int64(1) << c
+                            cap[r] -= 1
+                            break
+                    continue
+                ok = False
+                break
+            x = _next_rand(rng, total)
+            for r in range(1, 4):
+                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
+                    if x < cap[r]:
+                        hands[r] |= np.int64(1) << c
+                        cap[r] -= 1
+                        break
+                    x -= cap[r]
+        if ok:
+            return tries
+        tries += 1
+
+
+@njit(cache=True)
+def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.ndarray) -> None:
+    """A core state array (S_SIZE) for a sampled world, players = relative seats (I am player 0).
+
+    Weis and Stöck are left out (fixed by the deal, so they never change a card choice). Tricks
+    won per team are reconstructed from the card points for the Match bonus: a team with 0 points
+    is taken to have won no trick.
+    """
+    for i in range(core.S_SIZE):
+        st[i] = 0
+    played_all = np.int64(0)
+    for r in range(4):
+        st[core.S_HANDS + r] = hands[r]
+        st[core.S_PLAYED + r] = v[V_PLAYED + r]
+        st[core.S_DEALT + r] = hands[r] | v[V_PLAYED + r]
+        st[core.S_VOIDS + r] = v[V_VOIDS + r]
+        st[core.S_WEIS_CARDS + r] = v[V_WEIS + r]
+        st[core.S_TRICK + r] = v[V_TRICK + r]
+        st[core.S_PLAYER_WEIS + r] = 0
+        played_all |= v[V_PLAYED + r]
+    contract = v[V_CONTRACT]
+    trick_no = v[V_TRICK_NO]
+    st[core.S_FOREHAND] = v[V_FOREHAND]
+    st[core.S_DEALER] = (v[V_FOREHAND] + 3) % 4
+    st[core.S_PHASE] = core.PHASE_PLAY
+    st[core.S_PUSHED] = v[V_PUSHED]
+    st[core.S_DECLARER] = v[V_DECLARER]
+    st[core.S_CONTRACT] = contract
+    st[core.S_TO_MOVE] = 0
+    st[core.S_TRICK_NO] = trick_no
+    st[core.S_LEADER] = v[V_LEADER]
+    st[core.S_N_IN_TRICK] = v[V_N_TRICK]
+    own = v[V_POINTS]
+    opp = v[V_POINTS + 1]
+    st[core.S_POINTS] = own
+    st[core.S_POINTS + 1] = opp
+    if opp == 0:
+        st[core.S_TRICKS_WON] = trick_no
+    elif own == 0:
+        st[core.S_TRICKS_WON + 1] = trick_no
+    else:
+        st[core.S_TRICKS_WON] = 1
+        st[core.S_TRICKS_WON + 1] = trick_no - 1
+    mult = rp[RP_MULT + contract]
+    st[core.S_SCORE] = own * mult
+    st[core.S_SCORE + 1] = opp * mult
+    st[core.S_WEIS_TEAM] = -1
+    st[core.S_STOECK_PLAYER] = -1
+    st[core.S_MATCH_TEAM] = -1
+    st[core.S_MATCH] = 0
+    st[core.S_MATCH_WINNER] = -1
+    st[core.S_BERG_TEAM] = -1
+    st[core.S_RNG] = 1
+    for i in range(36):
+        st[core.S_PLAYS + i] = -1
+    for i in range(9):
+        st[core.S_TRICK_WINNER + i] = -1
+        st[core.S_TRICK_POINTS + i] = -1
+
+
+@njit(cache=True)
+def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known: np.ndarray) -> int:
+    """Play the world ``st`` to the end (policy 0 heuristic, 1 random); return team 0 − team 1."""
+    contract = st[core.S_CONTRACT]
+    while st[core.S_PHASE] == core.PHASE_PLAY:
+        p = st[core.S_TO_MOVE]
+        hand = st[core.S_HANDS + p]
+        n = st[core.S_N_IN_TRICK]
+        trick = st[core.S_TRICK:core.S_TRICK + 4]
+        if policy == 0:
+            played = st[core.S_PLAYED] | st[core.S_PLAYED + 1] | st[core.S_PLAYED + 2] | st[core.S_PLAYED + 3]
+            for q in range(4):
+                known[q] = st[core.S_WEIS_CARDS + q] & ~played if st[core.S_TRICK_NO] >= 1 else 0
+            card = heuristic_card(hand, played, trick, n, p, st[core.S_LEADER], contract,
+                                  st[core.S_DECLARER], st[core.S_VOIDS:core.S_VOIDS + 4], known, rp, 0)
+        else:
+            legal = legal_cards(hand, trick, n, contract, rp)
+            card = core.nth_bit(legal, _next_rand(rng, popcount(legal)))
+        core.apply_action(st, card, rp)
+    return st[core.S_SCORE] - st[core.S_SCORE + 1]
+
+
+@njit(cache=True)
+def pimc_worlds(v: np.ndarray, rp: np.ndarray, n_worlds: int, policy: int, rng: np.ndarray,
+                sums: np.ndarray) -> None:
+    """Add, for ``n_worlds`` sampled worlds, each legal card's rollout result to ``sums[card]``."""
+    legal = v[V_LEGAL] & ALL_CARDS
+    hands = np.zeros(4, dtype=np.int64)
+    world = np.zeros(core.S_SIZE, dtype=np.int64)
+    st = np.zeros(core.S_SIZE, dtype=np.int64)
+    known = np.zeros(4, dtype=np.int64)
+    for _ in range(n_worlds):
+        sample_world(v, rp, rng, hands)
+        build_world_state(v, hands, rp, world)
+        m = legal
+        while m:
+            low = m & -m
+            c = core.lowest_bit(low)
+            m ^= low
+            st[:] = world
+            core.apply_action(st, c, rp)
+            sums[c] += rollout(st, rp, policy, rng, known)
+
+
+@njit(cache=True)
+def best_card(v: np.ndarray, sums: np.ndarray) -> int:
+    """The legal card with the largest sum (ties: the lowest card id)."""
+    legal = v[V_LEGAL] & ALL_CARDS
+    best = -1
+    best_s = -(1 << 60)
+    for c in range(36):
+        if (legal >> c) & 1 and sums[c] > best_s:
+            best_s = sums[c]
+            best = c
+    return best
+
+
+class PIMCAgent(Agent):
+    """PIMC search: ``worlds`` sampled deals per decision, ``rollout`` "heuristic" or "random".
+
+    ``time_limit`` (seconds per decision, None = none) stops adding worlds once exceeded (at least
+    one world is always evaluated). Contract choice: the heuristic's Graf table.
+    """
+
+    def __init__(self, rules: str | Rules | None = None, worlds: int = 10, rollout: str = "heuristic",
+                 time_limit: float | None = None, seed: int | None = None) -> None:
+        super().__init__(seed)
+        if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
+            raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout policy {rollout!r}; valid: {', '.join(ROLLOUTS)}")
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        self.rules = make_rules(rules)
+        self.rp = self.rules.params
+        self.worlds = int(worlds)
+        self.rollout = rollout
+        self.policy = ROLLOUTS.index(rollout)
+        self.time_limit = time_limit
+        self.name = f"pimc{self.worlds}" + ("" if rollout == "heuristic" else f"-{rollout}")
+        self.last_worlds = 0   # worlds evaluated in the last searched decision
+
+    def act(self, obs: Mapping[str, np.ndarray]) -> int:
+        v = decode(obs)
+        legal = int(v[V_LEGAL])
+        if legal == 0:
+            raise ValueError("no legal action in the action mask (the round is over?)")
+        if v[V_PHASE] != 2 or popcount(legal) == 1:
+            return check_action(int(heuristic_action(v, self.rp)), legal)
+        rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
+        sums = np.zeros(36, dtype=np.int64)
+        if self.time_limit is None:
+            pimc_worlds(v, self.rp, self.worlds, self.policy, rng, sums)
+            self.last_worlds = self.worlds
+        else:
+            deadline = time.perf_counter() + self.time_limit
+            done = 0
+            while done < self.worlds:
+                pimc_worlds(v, self.rp, 1, self.policy, rng, sums)
+                done += 1
+                if time.perf_counter() >= deadline:
+                    break
+            self.last_worlds = done
+        return check_action(int(best_card(v, sums)), legal)
+
+
+__all__ = ["PIMCAgent", "sample_world", "build_world_state", "rollout", "pimc_worlds", "allowed_cards"]

@@ -1,0 +1,95 @@
+"""Cost of the baseline bots on one core: heuristic ms per hand, PIMC-10/30 ms per decision.
+
+    python benchmarks/bots_cost.py [--rounds 200] [--pimc-rounds 20] [--rules schieber]
+
+Rounds are dealt from fixed seeds and played by four copies of the bot; only the bots' ``act``
+calls are timed (observation encoding by the driver is excluded).
+
+* heuristic: total ``act`` time of one seat over a whole round (contract choice + 9 cards).
+* PIMC: mean ``act`` time over the card decisions that run a search (more than one legal card);
+  decisions with one legal card or the contract choice are answered without search.
+
+Prints a table, then, as the last line, a JSON object with ``heuristic_ms_per_hand``,
+``pimc10_ms_per_decision`` and ``pimc30_ms_per_decision``. Compile time is excluded (one warm-up
+round per bot).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.heuristic import HeuristicAgent  # noqa: E402
+from agents.pimc import PIMCAgent  # noqa: E402
+from jass_env import Round  # noqa: E402
+from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation  # noqa: E402
+
+
+def time_rounds(agent, rules: str, rounds: int, seed0: int) -> tuple[float, float, int, int]:
+    """Play ``rounds`` rounds with 4 seats of ``agent``; return (total s, searched s, decisions, searched)."""
+    obs = np.zeros(OBS_DIM, dtype=np.float32)
+    mask = np.zeros(43, dtype=np.int8)
+    total = searched_t = 0.0
+    n_dec = n_search = 0
+    for i in range(rounds):
+        agent.reset(seed0 + i)
+        r = Round(rules, seed=seed0 + i)
+        while not r.is_over:
+            encode_observation(r.state, r.to_move, r.rp, obs)
+            encode_action_mask(r.state, r.rp, mask)
+            search = r.phase == "play" and int(mask[:36].sum()) > 1
+            t = time.perf_counter()
+            a = agent.act({"observation": obs, "action_mask": mask})
+            dt = time.perf_counter() - t
+            total += dt
+            n_dec += 1
+            if search:
+                searched_t += dt
+                n_search += 1
+            r.step(a)
+    return total, searched_t, n_dec, n_search
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=200, help="rounds for the heuristic")
+    ap.add_argument("--pimc-rounds", type=int, default=20, help="rounds for each PIMC size")
+    ap.add_argument("--rules", default="schieber", help="rules preset")
+    args = ap.parse_args(argv)
+    rows = []
+    h = HeuristicAgent(args.rules)
+    time_rounds(h, args.rules, 1, 999)                       # warm-up (compile)
+    tot, _, n_dec, _ = time_rounds(h, args.rules, args.rounds, 0)
+    heur_ms_hand = 1000 * tot / (4 * args.rounds)
+    rows.append(("heuristic", f"{1000 * tot / n_dec:.4f} ms/decision", f"{heur_ms_hand:.3f} ms/hand"))
+    result = {"heuristic_ms_per_hand": round(heur_ms_hand, 4)}
+    for worlds in (10, 30):
+        p = PIMCAgent(args.rules, worlds=worlds, seed=0)
+        time_rounds(p, args.rules, 1, 999)
+        tot, st, n_dec, n_s = time_rounds(p, args.rules, args.pimc_rounds, 0)
+        per_dec = 1000 * st / max(n_s, 1)
+        rows.append((f"pimc{worlds}", f"{per_dec:.3f} ms/searched decision",
+                     f"{1000 * tot / n_dec:.3f} ms/decision (all)"))
+        result[f"pimc{worlds}_ms_per_decision"] = round(per_dec, 4)
+    print(f"rules={args.rules}  one core (thread env vars = 1)")
+    print(f"{'bot':<10} {'per decision':<32} {'per hand / all'}")
+    for name, a, b in rows:
+        print(f"{name:<10} {a:<32} {b}")
+    print(json.dumps(result))
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""Baseline bots: legal play in every preset, no peeking at hidden cards, heuristic rules, PIMC.
+
+Rounds are driven with :class:`jass_env.Round`; each bot sees only the observation and action mask
+of the player to move (:func:`jass_env.observation.encode_observation` / ``encode_action_mask``).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from conftest import position
+
+from agents.heuristic import HeuristicAgent, choose_contract, graf_scores, heuristic_card, possible_cards
+from agents.pimc import MAX_TRIES, PIMCAgent, sample_world
+from agents.random_bot import RandomAgent
+from agents.view import V_CONTRACT, V_HAND, V_PLAYED, V_SIZE, V_VOIDS, V_WEIS, SeatView, decode
+from jass_env import PRESETS, Round, core
+from jass_env.cards import card_id, mask_of, names_of
+from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+
+PRESET_NAMES = tuple(PRESETS)
+
+
+def obs_for(r: Round) -> dict[str, np.ndarray]:
+    """The observation dict of the player to move."""
+    o = np.zeros(OBS_DIM, dtype=np.float32)
+    m = np.zeros(43, dtype=np.int8)
+    encode_observation(r.state, r.to_move, r.rp, o)
+    encode_action_mask(r.state, r.rp, m)
+    return {"observation": o, "action_mask": m}
+
+
+def make_bots(rules: str) -> dict[str, object]:
+    return {"random": RandomAgent(seed=1), "heuristic": HeuristicAgent(rules),
+            "pimc": PIMCAgent(rules, worlds=3, seed=1),
+            "pimc_random": PIMCAgent(rules, worlds=2, rollout="random", seed=1)}
+
+
+# ---------------------------------------------------------------------------------- legality
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_every_bot_plays_legally_in_every_preset(rules: str) -> None:
+    bots = make_bots(rules)
+    rounds = {"random": 30, "heuristic": 60, "pimc": 6, "pimc_random": 4}
+    for name, bot in bots.items():
+        for seed in range(rounds[name]):
+            bot.reset(seed)
+            r = Round(rules, seed=1000 * seed + 7)
+            while not r.is_over:
+                obs = obs_for(r)
+                a = bot.act(obs)
+                assert obs["action_mask"][a] == 1, (name, rules, seed, a)
+                r.step(a)                       # raises IllegalActionError if illegal
+
+
+def test_mixed_table_plays_legally_with_restricted_presets() -> None:
+    """Heuristic and PIMC at one table under a preset without Obenabe/Undenufe and no trump-instead."""
+    for rules in ("seed_vaud", "seed_nl"):
+        bots = [HeuristicAgent(rules), PIMCAgent(rules, worlds=2, seed=3)] * 2
+        for seed in range(8):
+            r = Round(rules, seed=seed)
+            while not r.is_over:
+                r.step(bots[r.to_move].act(obs_for(r)))
+            assert sum(r.points) == 157
+
+
+# ---------------------------------------------------------------------------------- hidden cards
+def _history_position(rules: str, seed: int, n_actions: int) -> tuple[Round, list[int]]:
+    """A round after ``n_actions`` heuristic actions, with its action history."""
+    bot = HeuristicAgent(rules)
+    r = Round(rules, seed=seed)
+    hist: list[int] = []
+    while len(hist) < n_actions and not r.is_over:
+        a = bot.act(obs_for(r))
+        r.step(a)
+        hist.append(a)
+    return r, hist
+
+
+def _swapped_positions(rules: str, seed: int, n_actions: int, limit: int = 4):
+    """Pairs of rounds that differ only in which other player holds which unplayed card.
+
+    Every swap of two unplayed cards between two other players is tried; kept are those whose
+    history replays legally and whose observation for the player to move is identical.
+    """
+    r1, hist = _history_position(rules, seed, n_actions)
+    if r1.is_over or r1.phase != "play":
+        return
+    me = r1.to_move
+    others = [p for p in range(4) if p != me]
+    found = 0
+    for q1, q2 in itertools.combinations(others, 2):
+        for c1, c2 in itertools.product(r1.hand(q1), r1.hand(q2)):
+            dealt = [set(r1.dealt_hand(p)) for p in range(4)]
+            dealt[q1] = (dealt[q1] - {c1}) | {c2}
+            dealt[q2] = (dealt[q2] - {c2}) | {c1}
+            r2 = Round(rules, hands=[sorted(h) for h in dealt], dealer=r1.dealer)
+            try:
+                for a in hist:
+                    r2.step(a)
+            except ValueError:
+                continue
+            o1, o2 = obs_for(r1), obs_for(r2)
+            if np.array_equal(o1["observation"], o2["observation"]) and \
+                    np.array_equal(o1["action_mask"], o2["action_mask"]):
+                assert r1.hand(q1) != r2.hand(q1)
+                yield r1, r2
+                found += 1
+                if found >= limit:
+                    return
+
+
+@pytest.mark.parametrize("rules", ("schieber", "tournament", "seed_nl"))
+def test_choices_do_not_depend_on_hidden_cards(rules: str) -> None:
+    checked = 0
+    for seed, n_actions in ((1, 6), (2, 11), (3, 17), (4, 24), (5, 30)):
+        for r1, r2 in _swapped_positions(rules, seed, n_actions):
+            for name, bot in make_bots(rules).items():
+                bot.reset(seed)
+                a1 = bot.act(obs_for(r1))
+                bot.reset(seed)
+                a2 = bot.act(obs_for(r2))
+                assert a1 == a2, (name, rules, seed, n_actions)
+            checked += 1
+    assert checked >= 5
+
+
+# ---------------------------------------------------------------------------------- view
+def test_seat_view_matches_the_round() -> None:
+    r, _ = _history_position("schieber", 11, 15)
+    me = r.to_move
+    v = SeatView.from_obs(obs_for(r))
+    assert names_of(v.hand) == r.hand(me)
+    assert v.phase == 2 and v.phase_name == "play"
+    assert v.contract_name == r.contract
+    assert v.declarer == (r.declarer - me) % 4
+    assert v.forehand == (r.forehand - me) % 4
+    assert v.leader == (r.leader - me) % 4 == v.trick_leader
+    assert v.trick_number == r.trick_number
+    assert [names_of(1 << c)[0] for c in v.trick] == [c for _, c in r.current_trick]
+    assert v.card_points == (r.points[me % 2], r.points[1 - me % 2])
+    for rel in range(4):
+        p = (me + rel) % 4
+        assert v.played[rel] == int(r.state[core.S_PLAYED + p])
+        assert v.voids[rel] == int(r.state[core.S_VOIDS + p])
+        assert v.hand_size(rel) == len(r.hand(p))
+    assert v.legal_actions() == list(r.legal_actions())
+    assert v.unseen == sum(mask_of(r.hand(p)) for p in range(4) if p != me)
+
+
+def test_decode_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        decode(np.zeros(10, dtype=np.float32), np.zeros(43))
+    with pytest.raises(ValueError, match="action_mask"):
+        decode({"observation": np.zeros(OBS_DIM, dtype=np.float32)})
+    with pytest.raises(ValueError, match="worlds"):
+        PIMCAgent("schieber", worlds=0)
+    with pytest.raises(ValueError, match="rollout"):
+        PIMCAgent("schieber", rollout="minimax")
+
+
+# ---------------------------------------------------------------------------------- heuristic
+def _contract_action(hand: list[str], legal: int) -> int:
+    return int(choose_contract(mask_of(hand), legal))
+
+
+ALL_CONTRACTS_AND_PUSH = sum(1 << a for a in range(36, 43))
+
+
+def test_heuristic_pushes_a_weak_hand_and_picks_a_strong_trump() -> None:
+    weak = ["D9", "D10", "H9", "H8", "SQ", "S8", "C9", "CJ", "C8"]
+    scores = np.zeros(6, dtype=np.int64)
+    graf_scores(mask_of(weak), scores)
+    assert scores.max() < 68
+    assert _contract_action(weak, ALL_CONTRACTS_AND_PUSH) == 42
+    # after a push the partner must choose: the best Graf contract
+    assert _contract_action(weak, ALL_CONTRACTS_AND_PUSH & ~(1 << 42)) == 36 + int(np.argmax(scores))
+    strong = ["HJ", "H9", "HA", "HK", "H10", "SA", "D6", "C7", "C8"]
+    assert _contract_action(strong, ALL_CONTRACTS_AND_PUSH) == 36 + 1          # hearts
+    aces = ["DA", "DK", "HA", "HK", "SA", "SQ", "CA", "CK", "C10"]
+    assert _contract_action(aces, ALL_CONTRACTS_AND_PUSH) == 36 + 4            # Obenabe
+    sixes = ["D6", "D7", "H6", "H7", "S6", "S8", "C6", "C7", "C9"]
+    assert _contract_action(sixes, ALL_CONTRACTS_AND_PUSH) == 36 + 5           # Undenufe
+    # a contract the rules forbid is never chosen
+    assert _contract_action(aces, sum(1 << a for a in range(36, 40))) in range(36, 40)
+
+
+def test_heuristic_agent_contract_phase_via_observation() -> None:
+    r = Round("schieber", seed=5)
+    a = HeuristicAgent("schieber").act(obs_for(r))
+    scores = np.zeros(6, dtype=np.int64)
+    graf_scores(mask_of(r.hand(r.to_move)), scores)
+    assert a == (42 if scores.max() < 68 else 36 + int(np.argmax(scores)))
+
+
+def _act(r: Round) -> str:
+    return names_of(1 << HeuristicAgent(r.rules).act(obs_for(r)))[0]
+
+
+def test_heuristic_smears_to_a_winning_partner_as_last_player() -> None:
+    # hearts trump; leader 0 (opponent of mover 3); partner 1 wins with the spade Ace
+    r = position("H", ["D10", "D6", "CK", "H6"], ["S7", "SA", "S8"], leader=0)
+    assert r.to_move == 3
+    assert _act(r) == "D10"
+    # Obenabe: any suit may be smeared, the 10 again
+    r = position("obenabe", ["D10", "D6", "CK", "C7"], ["S7", "SA", "S8"], leader=0)
+    assert _act(r) == "D10"
+
+
+def test_heuristic_takes_a_trick_cheaply_as_last_player() -> None:
+    # an opponent wins with the spade King; the Ace takes it (a trump would be dearer)
+    r = position("H", ["SA", "DA", "H6", "C7"], ["SK", "S6", "S10"], leader=0)
+    assert _act(r) == "SA"
+    # only trumps win: the lowest trump, not the Puur
+    r = position("H", ["HJ", "H6", "C7", "S6"], ["D10", "D6", "DA"], leader=0)
+    assert _act(r) == "H6"
+    # partner already winning: no need to overtake, smear instead
+    r = position("H", ["SA", "DK", "H6", "C7"], ["S9", "SK", "S6"], leader=1)
+    assert _act(r) == "SA"
+
+
+def test_heuristic_pulls_trumps_when_its_team_declared() -> None:
+    hand = ["HJ", "H9", "HA", "SA", "SK", "D6", "D7", "C8", "C9"]
+    r = position("H", hand, [], leader=0)        # mover 0 is the declarer
+    assert _act(r) == "HJ"
+    # without the Bock but with three trumps: a low trump
+    hand = ["H9", "H7", "H6", "SA", "SK", "D6", "D7", "C8", "C9"]
+    assert _act(position("H", hand, [], leader=0)) == "H6"
+    # opponents declared: lead the side-suit Bock instead
+    r = position("H", ["HJ", "H9", "HA", "SA", "SK", "D6", "D7", "C8", "C9"], [], leader=0)
+    r.state[core.S_DECLARER] = 1
+    assert _act(r) == "SA"
+
+
+def test_heuristic_leads_bocks_in_obenabe_and_undenufe() -> None:
+    assert _act(position("obenabe", ["DA", "DK", "S7", "S8", "S9"], [], leader=2)) == "DA"
+    assert _act(position("undenufe", ["D6", "DK", "S10", "SA", "SK"], [], leader=2)) == "D6"
+    # no Bock: low from the longest suit
+    assert _act(position("obenabe", ["DK", "S7", "S8", "S10", "CQ"], [], leader=2)) == "S7"
+
+
+def test_heuristic_discards_cheaply_and_uses_known_voids() -> None:
+    # an opponent wins, the trick is worth nothing and we cannot beat it: discard the cheapest,
+    # keeping the trump and the diamond Bock
+    r = position("H", ["DA", "C6", "CK", "H7"], ["S6", "S9"], leader=1)
+    assert _act(r) == "C6"
+    # possible_cards: a seat void in spades may hold no spade; with the Puur exception a trump
+    # void may still hold the Puur
+    rp = PRESETS["schieber"].params
+    voids = np.array([0, 1 << 2 | 1 << 1, 0, 0], dtype=np.int64)
+    known = np.zeros(4, dtype=np.int64)
+    unseen = (1 << 36) - 1
+    m = possible_cards(1, unseen, voids, known, 1, rp)
+    assert m & (0x1FF << 18) == 0
+    assert m & (0x1FF << 9) == 1 << card_id("HJ")
+
+
+def test_heuristic_card_respects_a_given_legal_mask() -> None:
+    rp = PRESETS["schieber"].params
+    trick = np.full(4, -1, dtype=np.int64)
+    z = np.zeros(4, dtype=np.int64)
+    hand = mask_of(["DA", "DK", "S7", "C6"])
+    for card in ("DK", "S7", "C6"):
+        c = heuristic_card(hand, 0, trick, 0, 0, 0, 1, 0, z, z, rp, 1 << card_id(card))
+        assert names_of(1 << c) == [card]
+
+
+# ---------------------------------------------------------------------------------- PIMC
+def test_pimc_is_deterministic_given_the_seed() -> None:
+    def run(seed: int) -> list[int]:
+        bot = PIMCAgent("schieber", worlds=4, seed=0)
+        out = []
+        for deal in range(3):
+            bot.reset(seed + deal)
+            r = Round("schieber", seed=deal)
+            while not r.is_over:
+                a = bot.act(obs_for(r))
+                out.append(a)
+                r.step(a)
+        return out
+
+    assert run(10) == run(10)
+    # a time limit that is never reached gives the same choices
+    bot = PIMCAgent("schieber", worlds=4, seed=3)
+    timed = PIMCAgent("schieber", worlds=4, time_limit=60, seed=3)
+    r = Round("schieber", seed=9)
+    while not r.is_over:
+        o = obs_for(r)
+        a = bot.act(o)
+        assert timed.act(o) == a
+        r.step(a)
+    # a tiny time limit still evaluates at least one world
+    tiny = PIMCAgent("schieber", worlds=50, time_limit=1e-9, seed=3)
+    r = Round("schieber", seed=4)
+    while r.phase != "play" or len(r.legal_actions()) < 2:
+        r.step(HeuristicAgent("schieber").act(obs_for(r)))
+    tiny.act(obs_for(r))
+    assert tiny.last_worlds == 1
+
+
+def _check_world(v: np.ndarray, hands: np.ndarray, rules: str) -> None:
+    played = [int(v[V_PLAYED + r]) for r in range(4)]
+    all_played = played[0] | played[1] | played[2] | played[3]
+    assert int(hands[0]) == int(v[V_HAND])
+    union = 0
+    for r in range(4):
+        h = int(hands[r])
+        assert union & h == 0
+        union |= h
+        assert bin(h).count("1") == 9 - bin(played[r]).count("1")          # hand sizes
+        weis = int(v[V_WEIS + r]) & ~all_played
+        assert h & weis == weis                                          # public Weis stay
+        for s in range(4):
+            if int(v[V_VOIDS + r]) >> s & 1:                                  # voids
+                suit = h & (0x1FF << (9 * s))
+                contract = int(v[V_CONTRACT])
+                if s == contract and PRESETS[rules].puur_exception:
+                    suit &= ~(1 << (9 * s + 3))
+                assert suit == 0
+    assert union | all_played == (1 << 36) - 1
+
+
+def test_sampled_worlds_respect_voids_hand_sizes_and_public_weis() -> None:
+    rules = "schieber"
+    rp = PRESETS[rules].params
+    rng = np.array([12345], dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    seen_voids = seen_weis = 0
+    for seed in range(40):
+        bots = [PIMCAgent(rules, worlds=2, seed=seed), HeuristicAgent(rules)] * 2
+        r = Round(rules, seed=seed)
+        while not r.is_over:
+            o = obs_for(r)
+            if r.phase == "play":
+                v = decode(o)
+                seen_voids += int(v[V_VOIDS + 1:V_VOIDS + 4].any())
+                seen_weis += int(any(int(v[V_WEIS + k]) & ~int(v[V_PLAYED + k]) for k in range(1, 4)))
+                for _ in range(3):
+                    tries = sample_world(v, rp, rng, hands)
+                    assert tries <= MAX_TRIES
+                    _check_world(v, hands, rules)
+            r.step(bots[r.to_move].act(o))
+    assert seen_voids > 20 and seen_weis > 5
+
+
+def test_sampling_relaxes_impossible_constraints_without_hanging() -> None:
+    rp = PRESETS["schieber"].params
+    r = Round("schieber", seed=2)
+    r.step("obenabe" if (r.legal_mask() >> 40) & 1 else r.legal_actions()[0])
+    v = decode(obs_for(r))
+    v2 = v.copy()
+    v2[V_VOIDS + 1:V_VOIDS + 4] = 0b1111                   # every other seat "void" in every suit
+    hands = np.zeros(4, dtype=np.int64)
+    tries = sample_world(v2, rp, np.array([7], dtype=np.int64), hands)
+    assert tries == MAX_TRIES + 1
+    assert int(hands[0] | hands[1] | hands[2] | hands[3]) == (1 << 36) - 1
+    assert all(bin(int(h)).count("1") == 9 for h in hands)
+    assert v.shape == (V_SIZE,)
+
+
+def test_pimc_plays_the_only_legal_card_and_uses_graf_for_the_contract() -> None:
+    bot = PIMCAgent("schieber", worlds=5, seed=0)
+    r = Round("schieber", seed=5)
+    assert bot.act(obs_for(r)) == HeuristicAgent("schieber").act(obs_for(r))
+    r = position("H", ["D6"], ["D7", "D8", "D9"], leader=1)
+    bot.last_worlds = -1
+    assert bot.act(obs_for(r)) == card_id("D6")
+    assert bot.last_worlds == -1                   # no search was run
