@@ -1,0 +1,41 @@
+"""The environments are reachable through the PettingZoo and Gymnasium registries and lazily
+from the package, and importing the engine pulls in no RL library."""
+
+import subprocess
+import sys
+
+import gymnasium
+import pettingzoo
+
+import jass_env
+
+
+def test_pettingzoo_make_builds_the_aec_env_with_keyword_arguments():
+    import jass_env.aec  # noqa: F401  (registers jass_v0)
+
+    env = pettingzoo.make("aec", "jass_v0", rules="seed_vaud", episode="match")
+    env.reset(seed=3)
+    assert env.unwrapped.rules.name == "seed_vaud"
+    assert env.metadata["name"] == "jass_v0"
+
+
+def test_gymnasium_make_builds_the_single_agent_wrapper():
+    import jass_env.wrappers  # noqa: F401  (registers jass_env/Jass-v0)
+
+    env = gymnasium.make("jass_env/Jass-v0", seat=1)
+    obs, _ = env.reset(seed=0)
+    assert obs["action_mask"].shape == (43,)
+
+
+def test_package_exposes_env_raw_env_and_vector_env():
+    assert jass_env.env().metadata["name"] == "jass_v0"
+    assert jass_env.raw_env(rules="tournament").rules.name == "tournament"
+    assert jass_env.VectorJassEnv(2).num_envs == 2
+
+
+def test_importing_the_engine_loads_no_rl_library_or_torch():
+    code = ("import sys, jass_env, jass_env.core, jass_env.records, jass_env.observation;"
+            "bad = [m for m in ('pettingzoo', 'gymnasium', 'torch', 'agents') if m in sys.modules];"
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
