@@ -5,6 +5,9 @@
     random_bot.py uniformly random legal actions
     heuristic.py  Graf trump choice and rule-based card play (compiled, also used in rollouts)
     pimc.py       Perfect Information Monte Carlo search
+    network.py    the policy network (masked logits, value head) and its checkpoint files
+    policy.py     PolicyAgent: plays a checkpoint (or seeded random weights)
     registry.py   agents by name ("heuristic", "pimc:worlds=10") or checkpoint path
+    stats.py      t intervals, Wilson intervals, sign test, Bradley-Terry / Elo
     evaluate.py   duplicate evaluation with confidence intervals (python -m agents.evaluate)
 """

@@ -58,6 +58,8 @@ class Round:
 
     Build it from a seed (``Round(rules, seed=3)``) or from explicit hands
     (``Round(hands=[["H9", ...], ...], dealer=0)``). ``rules`` is a preset name or Rules object.
+    Without a dealer, a seeded deal draws one at random and explicit hands get dealer 0; under
+    ``first_forehand="D7"`` (seed_vaud) the holder of the ♦7 is forehand in both cases.
     """
 
     def __init__(self, rules: str | Rules | None = None, *, seed: int | None = None,
@@ -76,7 +78,11 @@ class Round:
         if hands is None:
             core.deal_round(self.state, -1 if dealer is None else dealer, self.rp)
         else:
-            core.start_round(self.state, _parse_hands(hands), 0 if dealer is None else dealer, self.rp)
+            parsed = _parse_hands(hands)
+            if dealer is None:   # the preset's first-forehand rule: holder of the ♦7, else dealer 0
+                d7 = [p for p in range(4) if parsed[p] >> core.D7 & 1][0]
+                dealer = (d7 + 3) % 4 if self.rules.first_forehand == "D7" else 0
+            core.start_round(self.state, parsed, dealer, self.rp)
 
     # ------------------------------------------------------------------ acting
     def legal_actions(self) -> np.ndarray:

@@ -153,14 +153,25 @@ def make_rules(rules: str | Rules | None = None, **switches: Any) -> Rules:
 
 
 # ---------------------------------------------------------------------- validation
+_CONTRACTS_ALLOWED = f"a non-empty list without repeats from {', '.join(CONTRACTS)}"
+_SEQUENCES_ALLOWED = "7 integers 0..1000: the points of sequences of 3, 4, 5, 6, 7, 8, 9 cards"
+_MULTIPLIERS_ALLOWED = f"an integer 1..100 for each of {', '.join(CONTRACTS)}"
+
+
+def _as_tuple(key: str, value: Any, allowed: str) -> tuple:
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"bad value {value!r} for rule switch {key!r}; allowed: {allowed}")
+    return tuple(value)
+
+
 def _coerce(key: str, value: Any, rules: Rules) -> Any:
     """Bring a user value into the field's stored form (lists to tuples, dicts merged)."""
     if key == "contracts":
         if isinstance(value, str):
             value = (value,)
-        return tuple(value)
+        return _as_tuple(key, value, _CONTRACTS_ALLOWED)
     if key == "sequence_values":
-        return tuple(value)
+        return _as_tuple(key, value, _SEQUENCES_ALLOWED)
     if key == "quad_values":
         if not isinstance(value, Mapping):
             raise RulesError(f"quad_values must be a mapping of rank to points, e.g. "
@@ -181,7 +192,7 @@ def _coerce(key: str, value: Any, rules: Rules) -> Any:
                                      f"{', '.join(CONTRACTS)}")
                 merged[c] = m
             return tuple(merged[c] for c in CONTRACTS)
-        return tuple(value)
+        return _as_tuple(key, value, _MULTIPLIERS_ALLOWED)
     return value
 
 
@@ -205,15 +216,14 @@ def _validate(r: Rules) -> None:
             raise bad(key, getattr(r, key), ", ".join(allowed))
     if (not isinstance(r.contracts, tuple) or not r.contracts
             or any(c not in CONTRACTS for c in r.contracts) or len(set(r.contracts)) != len(r.contracts)):
-        raise bad("contracts", r.contracts, f"a non-empty list without repeats from {', '.join(CONTRACTS)}")
+        raise bad("contracts", r.contracts, _CONTRACTS_ALLOWED)
     if len(r.sequence_values) != 7 or not all(_is_int(v) and 0 <= v <= 1000 for v in r.sequence_values):
-        raise bad("sequence_values", r.sequence_values,
-                  "7 integers 0..1000: the points of sequences of 3, 4, 5, 6, 7, 8, 9 cards")
+        raise bad("sequence_values", r.sequence_values, _SEQUENCES_ALLOWED)
     if (len(r.quad_values) != 9 or [k for k, _ in r.quad_values] != list(NATURAL_RANKS)
             or not all(_is_int(v) and 0 <= v <= 1000 for _, v in r.quad_values)):
         raise bad("quad_values", dict(r.quad_values), "points 0..1000 for each rank 6 7 8 9 10 J Q K A")
     if len(r.multipliers) != 6 or not all(_is_int(m) and 1 <= m <= 100 for m in r.multipliers):
-        raise bad("multipliers", r.multipliers, f"an integer 1..100 for each of {', '.join(CONTRACTS)}")
+        raise bad("multipliers", r.multipliers, _MULTIPLIERS_ALLOWED)
     for key, hi in (("stoeck", 1000), ("match_bonus", 1000), ("target", 100_000),
                     ("match_rounds", 10_000), ("bergpreis", 10_000)):
         v = getattr(r, key)

@@ -1,0 +1,227 @@
+"""The policy network (an MLP with a masked policy head and a value head) and its checkpoint files.
+
+Checkpoint format ``jass-policy/1``: a plain dict written with ``torch.save`` that loads with
+``torch.load(path, weights_only=True)``::
+
+    {"format": "jass-policy/1",
+     "obs_version": OBS_VERSION,                    # observation encoding the net was trained on
+     "net": {"hidden": [256, 256], "obs_dim": 529, "n_actions": 43},
+     "model": net.state_dict(),
+     ...}                                           # optional trainer fields (config, counters)
+
+:func:`save_policy` writes atomically (temporary file in the same folder, then ``os.replace``);
+:func:`load_policy` checks everything and raises :class:`CheckpointError` naming the file and what
+was expected.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from jass_env.cards import N_ACTIONS
+from jass_env.observation import OBS_DIM, OBS_VERSION
+
+CHECKPOINT_FORMAT = "jass-policy/1"
+DEFAULT_HIDDEN = (256, 256)
+
+
+class CheckpointError(ValueError):
+    """A policy checkpoint that is missing, unreadable or does not fit this code."""
+
+
+class PolicyNet(nn.Module):
+    """MLP trunk over the observation, a policy head of 43 logits and a scalar value head.
+
+    Args:
+        hidden: sizes of the hidden layers of the shared trunk (ReLU after each), e.g. (256, 256).
+        obs_dim: observation length (``OBS_DIM`` = 529).
+        n_actions: number of actions (43: 36 cards, 6 contracts, push).
+        seed: if given, the weights are initialised from a ``torch.Generator`` with this seed
+            (reproducible, and the global torch RNG is left untouched).
+
+    Shapes: ``obs`` float32 (B, obs_dim); ``mask`` bool or 0/1 (B, n_actions);
+    logits (B, n_actions); value (B,).
+    """
+
+    def __init__(self, hidden: Sequence[int] = DEFAULT_HIDDEN, obs_dim: int = OBS_DIM,
+                 n_actions: int = N_ACTIONS, seed: int | None = None) -> None:
+        super().__init__()
+        hidden = [int(h) for h in hidden]
+        if any(h <= 0 for h in hidden):
+            raise ValueError(f"hidden layer sizes must be positive integers, got {hidden}")
+        self.hidden = hidden
+        self.obs_dim = int(obs_dim)
+        self.n_actions = int(n_actions)
+        if seed is None:
+            self._build()
+        else:
+            with torch.random.fork_rng(devices=[]):   # the default init must not move the global RNG
+                self._build()
+            self.init_weights(seed)
+
+    def _build(self) -> None:
+        layers: list[nn.Module] = []
+        width = self.obs_dim
+        for h in self.hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.policy_head = nn.Linear(width, self.n_actions)
+        self.value_head = nn.Linear(width, 1)
+
+    def init_weights(self, seed: int) -> None:
+        """Re-initialise all weights from ``seed``: uniform ±1/√fan_in, policy head scaled by 0.01
+        (a near-uniform initial policy), biases zero."""
+        g = torch.Generator().manual_seed(int(seed))
+        with torch.no_grad():
+            for m in self.modules():
+                if isinstance(m, nn.Linear):
+                    bound = 1.0 / m.in_features ** 0.5
+                    m.weight.uniform_(-bound, bound, generator=g)
+                    m.bias.zero_()
+            self.policy_head.weight.mul_(0.01)
+
+    def config(self) -> dict[str, Any]:
+        """The constructor arguments stored in a checkpoint's ``"net"`` field."""
+        return {"hidden": list(self.hidden), "obs_dim": self.obs_dim, "n_actions": self.n_actions}
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw (unmasked) logits (B, n_actions) and values (B,) for observations (B, obs_dim)."""
+        z = self.trunk(obs)
+        return self.policy_head(z), self.value_head(z).squeeze(-1)
+
+    def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Logits (B, n_actions) with illegal actions (mask 0/False) set to the most negative
+        finite value of the dtype, so ``softmax`` gives them probability exactly 0 (and a row with
+        no legal action yields a uniform distribution instead of NaN)."""
+        logits, _ = self.forward(obs)
+        return apply_mask(logits, mask)
+
+
+def apply_mask(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``logits`` where ``mask`` is set, else ``torch.finfo(dtype).min`` (same shape)."""
+    return torch.where(mask.bool(), logits, torch.full_like(logits, torch.finfo(logits.dtype).min))
+
+
+# ---------------------------------------------------------------------------------- checkpoints
+_ALLOWED_LEAVES = (str, int, float, bool, type(None), torch.Tensor)
+
+
+def _check_extra(value: Any, where: str) -> None:
+    """Extra checkpoint fields must load with weights_only=True: plain containers and tensors."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, (str, int)):
+                raise TypeError(f"checkpoint field {where}: keys must be str or int, got {type(k).__name__}")
+            _check_extra(v, f"{where}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_extra(v, f"{where}[{i}]")
+    elif not isinstance(value, _ALLOWED_LEAVES):
+        raise TypeError(f"checkpoint field {where} has type {type(value).__name__}; allowed are "
+                        "dict, list, tuple, str, int, float, bool, None and torch tensors "
+                        "(so the file loads with weights_only=True)")
+
+
+def save_policy(path: str | os.PathLike[str], net: PolicyNet, **extra: Any) -> Path:
+    """Write ``net`` (and ``extra`` fields such as config or counters) as a ``jass-policy/1``
+    checkpoint. Atomic: a reader never sees a half-written file. Returns the path."""
+    path = Path(path)
+    reserved = {"format", "obs_version", "net", "model"} & extra.keys()
+    if reserved:
+        raise ValueError(f"extra checkpoint fields may not be named {sorted(reserved)}")
+    for k, v in extra.items():
+        _check_extra(v, k)
+    ckpt = {"format": CHECKPOINT_FORMAT, "obs_version": OBS_VERSION, "net": net.config(),
+            "model": {k: v.detach().cpu() for k, v in net.state_dict().items()}, **extra}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save(ckpt, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Load and validate a checkpoint dict (no network built). Raises CheckpointError."""
+    path = Path(path)
+    if not path.exists():
+        raise CheckpointError(f"policy checkpoint {str(path)!r} does not exist")
+    if not path.is_file():
+        raise CheckpointError(f"policy checkpoint {str(path)!r} is not a file")
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises RuntimeError, UnpicklingError, EOFError, ... for bad files
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CheckpointError(
+            f"policy checkpoint {str(path)!r} cannot be read (corrupt, truncated, or not a "
+            f"weights-only torch file; expected a {CHECKPOINT_FORMAT!r} dict written by "
+            f"save_policy): {type(e).__name__}: {first}") from None
+    if not isinstance(ckpt, dict):
+        raise CheckpointError(f"policy checkpoint {str(path)!r} holds a {type(ckpt).__name__}; "
+                              f"expected a {CHECKPOINT_FORMAT!r} dict")
+    fmt = ckpt.get("format")
+    if fmt != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"policy checkpoint {str(path)!r} has format {fmt!r}; "
+                              f"expected {CHECKPOINT_FORMAT!r}")
+    if ckpt.get("obs_version") != OBS_VERSION:
+        raise CheckpointError(
+            f"policy checkpoint {str(path)!r} was trained on observation version "
+            f"{ckpt.get('obs_version')!r}; this code encodes version {OBS_VERSION}")
+    for key in ("net", "model"):
+        if not isinstance(ckpt.get(key), dict):
+            raise CheckpointError(f"policy checkpoint {str(path)!r} lacks the {key!r} dict "
+                                  f"(fields: {', '.join(map(str, ckpt))})")
+    return ckpt
+
+
+def load_policy(path: str | os.PathLike[str]) -> tuple[PolicyNet, dict[str, Any]]:
+    """Load a ``jass-policy/1`` checkpoint: returns (network in eval mode, checkpoint dict).
+
+    Raises CheckpointError for a missing file, a corrupt or truncated file, a wrong format,
+    an incompatible observation version, or weights whose shapes do not fit the stored net config.
+    """
+    ckpt = read_checkpoint(path)
+    cfg = ckpt["net"]
+    hidden = cfg.get("hidden")
+    if not isinstance(hidden, (list, tuple)) or not all(isinstance(h, int) and h > 0 for h in hidden):
+        raise CheckpointError(f"policy checkpoint {str(path)!r}: net.hidden must be a list of "
+                              f"positive ints, got {hidden!r}")
+    obs_dim, n_actions = cfg.get("obs_dim", OBS_DIM), cfg.get("n_actions", N_ACTIONS)
+    if obs_dim != OBS_DIM or n_actions != N_ACTIONS:
+        raise CheckpointError(f"policy checkpoint {str(path)!r} has obs_dim={obs_dim}, "
+                              f"n_actions={n_actions}; expected {OBS_DIM} and {N_ACTIONS}")
+    net = PolicyNet(hidden, obs_dim, n_actions)
+    expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
+    got = {k: tuple(v.shape) for k, v in ckpt["model"].items() if isinstance(v, torch.Tensor)}
+    if expected != got:
+        missing = sorted(expected.keys() - got.keys())
+        unexpected = sorted(got.keys() - expected.keys())
+        wrong = [f"{k}: {got[k]} (expected {expected[k]})" for k in sorted(expected.keys() & got.keys())
+                 if expected[k] != got[k]]
+        raise CheckpointError(
+            f"policy checkpoint {str(path)!r}: weights do not fit net {cfg!r}"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; unexpected: {', '.join(unexpected)}" if unexpected else "")
+            + (f"; wrong shapes: {'; '.join(wrong)}" if wrong else ""))
+    net.load_state_dict(ckpt["model"])
+    net.eval()
+    return net, ckpt
+
+
+__all__ = ["PolicyNet", "apply_mask", "CheckpointError", "save_policy", "load_policy",
+           "read_checkpoint", "CHECKPOINT_FORMAT", "DEFAULT_HIDDEN"]

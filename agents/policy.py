@@ -1,0 +1,122 @@
+"""PolicyAgent: plays a trained ``jass-policy/1`` checkpoint (see :mod:`agents.network`).
+
+    agent = PolicyAgent("runs/ppo/latest.pt")              # argmax over the legal actions
+    agent = PolicyAgent("runs/ppo/latest.pt", greedy=False, seed=1)   # sample, seeded per deal
+    agent = PolicyAgent()   # agents/checkpoints/default.pt if shipped, else seeded random weights
+
+Write a random-weights checkpoint (plumbing, tests)::
+
+    python -m agents.policy --write-random PATH [--hidden 256 256] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .base import Agent, Observation
+from .network import DEFAULT_HIDDEN, CheckpointError, PolicyNet, load_policy, save_policy
+
+DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "default.pt"
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """Hex SHA-256 of a file (checkpoint hashes in evaluation reports)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class PolicyAgent(Agent):
+    """Acts with a policy network on the observation vector.
+
+    Args:
+        checkpoint: path of a ``jass-policy/1`` file; None = ``agents/checkpoints/default.pt`` if it
+            exists, else a network with random weights seeded by ``seed`` (0 if None), which the
+            name says.
+        greedy: argmax over the legal actions' logits; False samples from the masked softmax with
+            the agent's generator (reseeded by :meth:`reset`, so duplicate deals replay alike).
+        seed: generator seed.
+        threads: torch intra-op threads to use (a process-wide torch setting); None leaves it.
+    """
+
+    def __init__(self, checkpoint: str | os.PathLike[str] | None = None, greedy: bool = True,
+                 seed: int | None = None, threads: int | None = 1) -> None:
+        super().__init__(seed)
+        if threads is not None and torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
+        self.greedy = bool(greedy)
+        mode = "greedy" if self.greedy else "sampled"
+        if checkpoint is None and DEFAULT_CHECKPOINT.exists():
+            checkpoint = DEFAULT_CHECKPOINT
+        if checkpoint is None:
+            init_seed = 0 if seed is None else int(seed)
+            self.net = PolicyNet(DEFAULT_HIDDEN, seed=init_seed).eval()
+            self.checkpoint: str | None = None
+            self.checkpoint_sha256: str | None = None
+            self.info: dict = {}
+            self.name = f"policy(random-weights seed={init_seed}, {mode})"
+        else:
+            self.net, ckpt = load_policy(checkpoint)
+            self.checkpoint = str(checkpoint)
+            self.checkpoint_sha256 = file_sha256(checkpoint)
+            self.info = {k: v for k, v in ckpt.items() if k not in ("model",)}
+            self.name = f"policy({Path(checkpoint).name}, {mode})"
+        for p in self.net.parameters():
+            p.requires_grad_(False)
+
+    def action_probabilities(self, obs: Observation) -> np.ndarray:
+        """Probabilities (43,) of the masked softmax; 0 for illegal actions."""
+        x = torch.from_numpy(np.asarray(obs["observation"], dtype=np.float32))[None]
+        m = torch.from_numpy(np.asarray(obs["action_mask"]).astype(bool))[None]
+        with torch.inference_mode():
+            return torch.softmax(self.net.masked_logits(x, m), dim=-1)[0].double().numpy()
+
+    def act(self, obs: Observation) -> int:
+        mask = np.asarray(obs["action_mask"]).astype(bool)
+        if not mask.any():
+            raise ValueError("PolicyAgent.act: the action mask has no legal action")
+        x = torch.from_numpy(np.asarray(obs["observation"], dtype=np.float32))[None]
+        with torch.inference_mode():
+            logits = self.net.masked_logits(x, torch.from_numpy(mask)[None])[0].double().numpy()
+        if self.greedy:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        p[~mask] = 0.0
+        p /= p.sum()
+        return int(self.rng.choice(len(p), p=p))
+
+
+def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] = DEFAULT_HIDDEN,
+                            seed: int = 0) -> Path:
+    """Save a seeded random-weights network as a ``jass-policy/1`` checkpoint."""
+    return save_policy(path, PolicyNet(hidden, seed=seed), note="random weights", seed=int(seed))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m agents.policy", description=__doc__.split("\n")[0])
+    ap.add_argument("--write-random", metavar="PATH", required=True,
+                    help="write a random-weights jass-policy/1 checkpoint to PATH")
+    ap.add_argument("--hidden", type=int, nargs="+", default=list(DEFAULT_HIDDEN), help="hidden sizes")
+    ap.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
+    args = ap.parse_args(argv)
+    try:
+        path = write_random_checkpoint(args.write_random, args.hidden, args.seed)
+    except (OSError, ValueError, CheckpointError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {path} (random weights, hidden={args.hidden}, seed={args.seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

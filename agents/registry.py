@@ -1,0 +1,179 @@
+"""Agents by name: ``make_agent("pimc:worlds=30,rollout=random", rules)``.
+
+Spec grammar: ``NAME`` or ``NAME:key=value,key=value``, or a checkpoint path (ending in ``.pt`` or an
+existing file), optionally followed by ``:key=value,...`` policy parameters
+(``runs/x.pt:greedy=false``).
+
+=========  ================================================  =====================================
+name       parameters (defaults)                              agent
+=========  ================================================  =====================================
+random     seed                                              agents.random_bot.RandomAgent
+heuristic  seed                                              agents.heuristic.HeuristicAgent
+pimc       worlds=10, rollout=heuristic|random,              agents.pimc.PIMCAgent
+           time_limit (seconds per decision), seed
+policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
+           or random weights), greedy=true, seed
+=========  ================================================  =====================================
+
+Bot classes are imported only when asked for, so torch is loaded only for policy agents.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jass_env.rules import Rules, make_rules
+
+from .base import Agent
+
+
+class AgentSpecError(ValueError):
+    """An agent spec with an unknown name, a bad parameter, or an agent that cannot be built."""
+
+
+def _bool(v: str) -> bool:
+    t = v.strip().lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"expected true/false, got {v!r}")
+
+
+def _opt_float(v: str) -> float | None:
+    if v.strip().lower() in ("none", ""):
+        return None
+    x = float(v)
+    if x <= 0:
+        raise ValueError(f"expected a positive number of seconds or none, got {v!r}")
+    return x
+
+
+def _pos_int(v: str) -> int:
+    x = int(v)
+    if x <= 0:
+        raise ValueError(f"expected a positive integer, got {v!r}")
+    return x
+
+
+def _rollout(v: str) -> str:
+    if v not in ("heuristic", "random"):
+        raise ValueError(f"expected heuristic or random, got {v!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class AgentType:
+    """One registry entry: where the class lives, its parameters (name -> parser) and whether it
+    takes the rules as first argument."""
+
+    module: str
+    cls: str
+    params: dict[str, Callable[[str], Any]]
+    takes_rules: bool
+    help: str
+
+
+AGENTS: dict[str, AgentType] = {
+    "random": AgentType("agents.random_bot", "RandomAgent", {"seed": int}, False,
+                        "uniformly random legal actions"),
+    "heuristic": AgentType("agents.heuristic", "HeuristicAgent", {"seed": int}, True,
+                           "Graf trump choice and rule-based card play"),
+    "pimc": AgentType("agents.pimc", "PIMCAgent",
+                      {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
+                      True, "Perfect Information Monte Carlo search"),
+    "policy": AgentType("agents.policy", "PolicyAgent",
+                        {"checkpoint": str, "greedy": _bool, "seed": int}, False,
+                        "a trained policy checkpoint (default: agents/checkpoints/default.pt)"),
+}
+
+
+def describe_specs() -> str:
+    """One line per agent name with its parameters (for error messages and --help)."""
+    lines = [f"  {n}: {t.help}; parameters: {', '.join(t.params) or 'none'}" for n, t in AGENTS.items()]
+    lines.append("  PATH.pt[:greedy=false,seed=1]: a policy checkpoint file")
+    return "\n".join(lines)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a spec into (name, parsed parameters); checkpoint paths become ("policy", {checkpoint})."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"an agent spec must be a non-empty string, got {spec!r}; valid:\n"
+                             + describe_specs())
+    spec = spec.strip()
+    name, params_text = spec, ""
+    if _is_path(spec):
+        name, params = "policy", {"checkpoint": spec}
+    else:
+        head, sep, tail = spec.rpartition(":")
+        if sep and _is_path(head):
+            name, params, params_text = "policy", {"checkpoint": head}, tail
+        else:
+            name, _, params_text = spec.partition(":")
+            params = {}
+    name = name.strip().lower()
+    if name not in AGENTS:
+        raise AgentSpecError(f"unknown agent {name!r} in spec {spec!r}; valid agents:\n" + describe_specs())
+    kind = AGENTS[name]
+    for item in filter(None, (p.strip() for p in params_text.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise AgentSpecError(f"agent spec {spec!r}: parameter {item!r} needs the form key=value; "
+                                 f"{name} takes: {', '.join(kind.params)}")
+        if key not in kind.params:
+            raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} for {name}; "
+                                 f"{name} takes: {', '.join(kind.params)}")
+        try:
+            params[key] = kind.params[key](value.strip())
+        except ValueError as e:
+            raise AgentSpecError(f"agent spec {spec!r}: bad value for {key}: {e}") from None
+    return name, params
+
+
+def _is_path(text: str) -> bool:
+    return text.endswith(".pt") or os.path.isfile(text)
+
+
+def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = None) -> Agent:
+    """Build an agent from a spec (see the module doc) for the given rules.
+
+    ``seed`` is used when the spec does not set one. Raises AgentSpecError for unknown names, bad
+    parameters or an agent module that is not available, and
+    :class:`agents.network.CheckpointError` for unreadable checkpoints.
+    """
+    name, params = parse_spec(spec)
+    kind = AGENTS[name]
+    if seed is not None:
+        params.setdefault("seed", seed)
+    try:
+        module = importlib.import_module(kind.module)
+    except ImportError as e:
+        raise AgentSpecError(f"agent {name!r} is not available: cannot import {kind.module} ({e})") from None
+    cls = getattr(module, kind.cls, None)
+    if cls is None:
+        raise AgentSpecError(f"agent {name!r} is not available: {kind.module} has no {kind.cls}")
+    if kind.takes_rules:
+        agent = cls(make_rules(rules), **params)
+    else:
+        agent = cls(**params)
+    agent.spec = spec
+    return agent
+
+
+def agent_description(agent: Any) -> dict[str, Any]:
+    """JSON-ready description of an agent for reports: spec, name, class, checkpoint and hash."""
+    out = {"spec": getattr(agent, "spec", None), "name": getattr(agent, "name", type(agent).__name__),
+           "class": f"{type(agent).__module__}.{type(agent).__qualname__}"}
+    for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "time_limit"):
+        v = getattr(agent, key, None)
+        if isinstance(v, (str, int, float, bool)):
+            out[key] = v
+    return out
+
+
+__all__ = ["make_agent", "parse_spec", "describe_specs", "agent_description", "AgentSpecError", "AGENTS"]
