@@ -225,6 +225,7 @@ def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.n
     for i in range(9):
         st[core.S_TRICK_WINNER + i] = -1
         st[core.S_TRICK_POINTS + i] = -1
+    core.sync_trick_winner(st)
 
 
 @njit(cache=True)

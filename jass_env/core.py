@@ -561,6 +561,22 @@ def reset_match(st: np.ndarray, is_match: bool) -> None:
 
 
 @njit(cache=True, error_model="numpy")
+def sync_trick_winner(st: np.ndarray) -> None:
+    """Recompute the derived fields S_WIN_POS / S_WIN_STRENGTH from the current trick's cards.
+
+    :func:`apply_action` keeps them up to date; call this after building a state by hand
+    (e.g. a sampled world in a search bot) with cards already on the table.
+    """
+    n = st[S_N_IN_TRICK]
+    st[S_WIN_POS] = 0
+    st[S_WIN_STRENGTH] = -1
+    if n > 0 and st[S_CONTRACT] >= 0:
+        pos = trick_winner_position(st[S_TRICK:S_TRICK + 4], n, st[S_CONTRACT])
+        st[S_WIN_POS] = pos
+        st[S_WIN_STRENGTH] = STRENGTH[st[S_CONTRACT], st[S_TRICK] // 9, st[S_TRICK + pos]]
+
+
+@njit(cache=True, error_model="numpy")
 def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     """The legal actions of the player to move as a 43-bit mask (bit a = action a legal)."""
     phase = st[S_PHASE]

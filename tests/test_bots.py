@@ -367,3 +367,28 @@ def test_pimc_plays_the_only_legal_card_and_uses_graf_for_the_contract() -> None
     bot.last_worlds = -1
     assert bot.act(obs_for(r)) == card_id("D6")
     assert bot.last_worlds == -1                   # no search was run
+
+
+def test_a_world_built_from_the_true_hands_finishes_the_trick_as_the_engine_does() -> None:
+    """PIMC's world state, given the real hidden hands, must resolve the current trick exactly as
+    the live game does (the trick's winner so far is derived state the world must rebuild)."""
+    from agents.pimc import build_world_state
+
+    for seed in range(40):
+        r = Round("schieber", seed=seed)
+        r.step("H")
+        for _ in range(4 + seed % 3 + 1):          # stop inside trick 2 with 1..3 cards down
+            r.step(int(r.legal_actions()[0]))
+        me = r.to_move
+        v = decode(obs_for(r))
+        hands = np.array([r.state[core.S_HANDS + (me + k) % 4] for k in range(4)], dtype=np.int64)
+        world = np.zeros(core.S_SIZE, dtype=np.int64)
+        build_world_state(v, hands, r.rp, world)
+        live = r.state.copy()
+        while live[core.S_N_IN_TRICK] != 0:
+            a = int(core.legal_actions(live, r.rp)[0])
+            card_index = core.legal_actions(world, r.rp).tolist().index(a)
+            core.apply_action(live, a, r.rp)
+            core.apply_action(world, int(core.legal_actions(world, r.rp)[card_index]), r.rp)
+        t = int(live[core.S_TRICK_NO]) - 1
+        assert (world[core.S_TRICK_WINNER + t] - live[core.S_TRICK_WINNER + t]) % 4 == (-me) % 4
