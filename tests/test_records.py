@@ -316,7 +316,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None] | str, str, tuple | 
     ("override name", _set("rule_overrides", {"stock": 20}),
      "bad rule_overrides: unknown rule switch(es) 'stock'", (None, None)),
     ("override type", _set("rule_overrides", {"contracts": 5}),
-     "bad rule_overrides object {\"contracts\": 5}: a switch has a value of the wrong type", (None, None)),
+     "bad rule_overrides: bad value 5 for rule switch 'contracts'; allowed: a non-empty list", (None, None)),
     ("missing field", _set("dealer", ...), "missing required field(s) dealer", (None, None)),
     ("missing fields", lambda r: (r.pop("hands"), r.pop("tricks")) and None,
      "missing required field(s) hands, tricks", (None, None)),
