@@ -10,4 +10,6 @@
     registry.py   agents by name ("heuristic", "pimc:worlds=10") or checkpoint path
     stats.py      t intervals, Wilson intervals, sign test, Bradley-Terry / Elo
     evaluate.py   duplicate evaluation with confidence intervals (python -m agents.evaluate)
+    play.py       a person plays one seat in the terminal (python -m agents.play)
+    export.py     checkpoint to ONNX (python -m agents.export); onnx_policy.py plays it without torch
 """

@@ -2,7 +2,8 @@
 
 Spec grammar: ``NAME`` or ``NAME:key=value,key=value``, or a checkpoint path (ending in ``.pt`` or an
 existing file), optionally followed by ``:key=value,...`` policy parameters
-(``runs/x.pt:greedy=false``).
+(``runs/x.pt:greedy=false``). A path ending in ``.onnx`` is an exported policy
+(``python -m agents.export``) played with onnxruntime, without torch (``runs/x.onnx:greedy=false``).
 
 =========  ================================================  =====================================
 name       parameters (defaults)                              agent
@@ -13,6 +14,7 @@ pimc       worlds=10, rollout=heuristic|random,              agents.pimc.PIMCAge
            time_limit (seconds per decision), seed
 policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
            or random weights), greedy=true, seed
+onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 =========  ================================================  =====================================
 
 Bot classes are imported only when asked for, so torch is loaded only for policy agents.
@@ -89,6 +91,9 @@ AGENTS: dict[str, AgentType] = {
     "policy": AgentType("agents.policy", "PolicyAgent",
                         {"checkpoint": str, "greedy": _bool, "seed": int}, False,
                         "a trained policy checkpoint (default: agents/checkpoints/default.pt)"),
+    "onnx": AgentType("agents.onnx_policy", "OnnxPolicyAgent",
+                      {"path": str, "greedy": _bool, "seed": int}, False,
+                      "an exported ONNX policy (python -m agents.export), run with onnxruntime"),
 }
 
 
@@ -96,6 +101,7 @@ def describe_specs() -> str:
     """One line per agent name with its parameters (for error messages and --help)."""
     lines = [f"  {n}: {t.help}; parameters: {', '.join(t.params) or 'none'}" for n, t in AGENTS.items()]
     lines.append("  PATH.pt[:greedy=false,seed=1]: a policy checkpoint file")
+    lines.append("  PATH.onnx[:greedy=false,seed=1]: an exported ONNX policy (onnxruntime, no torch)")
     return "\n".join(lines)
 
 
@@ -107,11 +113,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     spec = spec.strip()
     name, params_text = spec, ""
     if _is_path(spec):
-        name, params = "policy", {"checkpoint": spec}
+        name, params = _path_agent(spec)
     else:
         head, sep, tail = spec.rpartition(":")
         if sep and _is_path(head):
-            name, params, params_text = "policy", {"checkpoint": head}, tail
+            (name, params), params_text = _path_agent(head), tail
         else:
             name, _, params_text = spec.partition(":")
             params = {}
@@ -136,7 +142,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def _is_path(text: str) -> bool:
-    return text.endswith(".pt") or os.path.isfile(text)
+    return text.endswith((".pt", ".onnx")) or os.path.isfile(text)
+
+
+def _path_agent(path: str) -> tuple[str, dict[str, Any]]:
+    """A file path as (agent name, parameters): ``.onnx`` files are ONNX policies, others checkpoints."""
+    if path.lower().endswith(".onnx"):
+        return "onnx", {"path": path}
+    return "policy", {"checkpoint": path}
 
 
 def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = None) -> Agent:
@@ -144,7 +157,8 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
 
     ``seed`` is used when the spec does not set one. Raises AgentSpecError for unknown names, bad
     parameters or an agent module that is not available, and
-    :class:`agents.network.CheckpointError` for unreadable checkpoints.
+    :class:`agents.network.CheckpointError` for unreadable checkpoints (unreadable ``.onnx`` files
+    raise :class:`agents.onnx_policy.OnnxModelError`, an AgentSpecError).
     """
     name, params = parse_spec(spec)
     kind = AGENTS[name]

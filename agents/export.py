@@ -1,0 +1,189 @@
+"""Export a policy checkpoint as ONNX: observation and mask in, masked action logits out.
+
+    python -m agents.export CHECKPOINT --onnx FILE [--opset 17] [--no-verify]
+
+The graph has two inputs and one output, all with a dynamic batch axis ``batch``:
+
+    observation  float32 (batch, 529)   the observation vector (jass_env.observation, version 1)
+    action_mask  bool    (batch, 43)    legal actions
+    logits       float32 (batch, 43)    policy logits; illegal actions = float32 min (-3.4028235e38),
+                                        as agents.network.apply_mask does in torch
+
+The file carries metadata (``format`` = ``jass-policy-onnx/1``, ``obs_version``, ``hidden``,
+``source_sha256`` of the checkpoint). It is written atomically, checked with ``onnx.checker`` and,
+unless ``--no-verify``, compared with torch through onnxruntime on random observations and masks
+(largest difference must stay below 1e-5). Run it with :class:`agents.onnx_policy.OnnxPolicyAgent`
+(no torch needed) or the registry spec ``FILE.onnx``.
+
+Uses the TorchScript-based exporter (``dynamo=False``), which needs no ``onnxscript``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from jass_env.cards import N_ACTIONS
+from jass_env.observation import OBS_DIM, OBS_VERSION
+
+from .network import CheckpointError, PolicyNet, load_policy
+from .onnx_policy import INPUT_MASK, INPUT_OBS, ONNX_FORMAT, OUTPUT_LOGITS
+from .policy import file_sha256
+
+DEFAULT_OPSET = 17
+TOLERANCE = 1e-5
+
+
+class ExportError(RuntimeError):
+    """The export failed (onnx missing, exporter error) or the exported graph disagrees with torch."""
+
+
+class MaskedPolicy(nn.Module):
+    """The exported computation: ``net.masked_logits(observation, action_mask)``."""
+
+    def __init__(self, net: PolicyNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, observation: torch.Tensor, action_mask: torch.Tensor) -> torch.Tensor:
+        return self.net.masked_logits(observation, action_mask)
+
+
+def export_onnx(checkpoint: str | os.PathLike[str], path: str | os.PathLike[str],
+                opset: int = DEFAULT_OPSET) -> Path:
+    """Export the policy of a ``jass-policy/1`` checkpoint to ``path`` (atomic write); returns it.
+
+    Raises CheckpointError (from :func:`agents.network.load_policy`) for a bad checkpoint and
+    ExportError when onnx is missing or the exporter fails.
+    """
+    net, _ = load_policy(checkpoint)
+    return export_net(net, path, opset, source_sha256=file_sha256(checkpoint))
+
+
+def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAULT_OPSET,
+               source_sha256: str | None = None) -> Path:
+    """Export a PolicyNet (see :func:`export_onnx`)."""
+    try:
+        import onnx  # noqa: PLC0415 (optional dependency)
+    except ImportError as e:
+        raise ExportError(f"ONNX export needs the onnx package, which cannot be imported ({e}); "
+                          "install it with: pip install onnx onnxruntime") from None
+    model = MaskedPolicy(net).eval()
+    example = (torch.zeros(2, OBS_DIM), torch.ones(2, N_ACTIONS, dtype=torch.bool))
+    buf = io.BytesIO()
+    try:
+        with warnings.catch_warnings():   # the TorchScript exporter announces its deprecation
+            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore", UserWarning)
+            warnings.simplefilter("ignore", FutureWarning)
+            torch.onnx.export(
+                model, example, buf, dynamo=False, opset_version=int(opset),
+                input_names=[INPUT_OBS, INPUT_MASK], output_names=[OUTPUT_LOGITS],
+                dynamic_axes={INPUT_OBS: {0: "batch"}, INPUT_MASK: {0: "batch"}, OUTPUT_LOGITS: {0: "batch"}})
+    except Exception as e:
+        raise ExportError(f"torch.onnx.export failed (opset {opset}): {type(e).__name__}: {e}") from e
+    proto = onnx.load_from_string(buf.getvalue())
+    meta = {"format": ONNX_FORMAT, "obs_version": str(OBS_VERSION),
+            "hidden": ",".join(map(str, net.hidden)), "masked_value": "float32 min"}
+    if source_sha256:
+        meta["source_sha256"] = source_sha256
+    for k, v in meta.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = k, v
+    proto.producer_name = "jass-env agents.export"
+    onnx.checker.check_model(proto)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(proto.SerializeToString())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def random_inputs(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random observations float32 (n, 529) (0/1 entries and uniform fractions) and random
+    masks bool (n, 43), the last row without any legal action (n >= 2)."""
+    rng = np.random.default_rng(seed)
+    obs = (rng.random((n, OBS_DIM)) < 0.2).astype(np.float32)
+    obs[:, -48:] = rng.random((n, 48)).astype(np.float32)     # the scalar features at the end
+    mask = rng.random((n, N_ACTIONS)) < 0.4
+    mask[np.arange(n), rng.integers(0, N_ACTIONS, n)] = True
+    if n >= 2:
+        mask[-1] = False
+    return obs, mask
+
+
+def max_difference(net: PolicyNet, path: str | os.PathLike[str], n: int = 64, seed: int = 0) -> float:
+    """Largest |onnxruntime − torch| over the masked logits of :func:`random_inputs` (masked entries
+    included). Raises ExportError when onnxruntime is missing."""
+    from .onnx_policy import OnnxModelError, OnnxPolicyAgent  # noqa: PLC0415
+
+    try:
+        agent = OnnxPolicyAgent(path)
+    except OnnxModelError as e:
+        raise ExportError(str(e)) from None
+    obs, mask = random_inputs(n, seed)
+    got = agent.logits(obs, mask)
+    with torch.inference_mode():
+        want = net.masked_logits(torch.from_numpy(obs), torch.from_numpy(mask)).numpy()
+    return float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64))))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """CLI entry point; 0 ok, 1 export failed or disagrees with torch, 2 bad arguments/checkpoint."""
+    ap = argparse.ArgumentParser(prog="python -m agents.export", description=__doc__.split("\n")[0])
+    ap.add_argument("checkpoint", help="a jass-policy/1 checkpoint (.pt)")
+    ap.add_argument("--onnx", required=True, metavar="FILE", help="the ONNX file to write")
+    ap.add_argument("--opset", type=int, default=DEFAULT_OPSET, help=f"ONNX opset (default {DEFAULT_OPSET})")
+    ap.add_argument("--no-verify", action="store_true",
+                    help="skip the onnxruntime-vs-torch comparison on random observations")
+    args = ap.parse_args(argv)
+    if not 9 <= args.opset <= 23:
+        print(f"error: --opset must be between 9 and 23, got {args.opset}", file=sys.stderr)
+        return 2
+    try:
+        net, _ = load_policy(args.checkpoint)
+    except CheckpointError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        path = export_net(net, args.onnx, args.opset, source_sha256=file_sha256(args.checkpoint))
+    except (ExportError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(f"wrote {path} (hidden={net.hidden}, opset {args.opset}, dynamic batch axis)")
+    if not args.no_verify:
+        try:
+            diff = max_difference(net, path)
+        except ExportError as e:
+            print(f"error: cannot verify {path}: {e}", file=sys.stderr)
+            return 1
+        if diff > TOLERANCE:
+            print(f"error: onnxruntime disagrees with torch by {diff:.3g} (> {TOLERANCE}) on random "
+                  "observations", file=sys.stderr)
+            return 1
+        print(f"verified: onnxruntime matches torch on 64 random observations and masks "
+              f"(max |difference| {diff:.2g})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,153 @@
+"""OnnxPolicyAgent: plays a policy exported by ``python -m agents.export``, with onnxruntime and
+numpy only (no torch import anywhere on this path).
+
+    agent = OnnxPolicyAgent("runs/ppo/latest.onnx")                      # argmax over legal actions
+    agent = OnnxPolicyAgent("runs/ppo/latest.onnx", greedy=False, seed=1)  # sample, seeded per deal
+
+The ONNX graph (see :mod:`agents.export`) takes ``observation`` float32 (B, 529) and
+``action_mask`` bool (B, 43) and returns ``logits`` float32 (B, 43): the policy head's logits with
+illegal actions set to ``float32`` min (-3.4028235e38), exactly as the torch
+:class:`agents.policy.PolicyAgent` computes them, so both agents choose the same actions.
+
+Registry spec: a path ending in ``.onnx`` (``make_agent("runs/x.onnx:greedy=false")``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from jass_env.cards import N_ACTIONS
+from jass_env.observation import OBS_DIM, OBS_VERSION
+
+from .base import Agent, Observation
+from .registry import AgentSpecError
+
+ONNX_FORMAT = "jass-policy-onnx/1"
+INPUT_OBS, INPUT_MASK, OUTPUT_LOGITS = "observation", "action_mask", "logits"
+
+
+class OnnxModelError(AgentSpecError):
+    """An ONNX policy file that is missing, unreadable or does not fit this code (or onnxruntime is
+    not installed). A subclass of :class:`agents.registry.AgentSpecError`, so the evaluation and
+    play CLIs report it as a bad agent."""
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+class OnnxPolicyAgent(Agent):
+    """Acts with an exported policy network through onnxruntime (CPU).
+
+    Args:
+        path: the ``.onnx`` file written by ``python -m agents.export CHECKPOINT --onnx PATH``.
+        greedy: argmax over the legal actions' logits; False samples from the masked softmax with
+            the agent's generator (reseeded by :meth:`reset`).
+        seed: generator seed.
+        threads: onnxruntime intra-op threads (default 1: agents usually run many in parallel).
+
+    Raises OnnxModelError for a missing or corrupt file, a graph whose inputs/outputs are not those
+    of :mod:`agents.export`, an observation-version mismatch, or a missing onnxruntime.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], greedy: bool = True, seed: int | None = None,
+                 threads: int | None = 1) -> None:
+        super().__init__(seed)
+        try:
+            import onnxruntime as ort  # noqa: PLC0415 (optional dependency)
+        except ImportError as e:
+            raise OnnxModelError(f"ONNX policies need onnxruntime, which cannot be imported ({e}); "
+                                 "install it with: pip install onnxruntime") from None
+        p = Path(path)
+        if not p.exists():
+            raise OnnxModelError(f"ONNX policy {str(p)!r} does not exist "
+                                 "(write one with: python -m agents.export CHECKPOINT --onnx FILE)")
+        if not p.is_file():
+            raise OnnxModelError(f"ONNX policy {str(p)!r} is not a file")
+        options = ort.SessionOptions()
+        if threads is not None:
+            options.intra_op_num_threads = int(threads)
+            options.inter_op_num_threads = 1
+        options.log_severity_level = 3            # errors only; no warnings on stderr
+        try:
+            self.session = ort.InferenceSession(str(p), options, providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own exception types for bad files
+            raise OnnxModelError(
+                f"ONNX policy {str(p)!r} cannot be read (corrupt, truncated or not an ONNX model; "
+                f"expected a {ONNX_FORMAT!r} file written by python -m agents.export): "
+                f"{type(e).__name__}: {_first_line(e)}") from None
+        self._check_signature(p)
+        self.greedy = bool(greedy)
+        self.checkpoint = str(p)
+        self.checkpoint_sha256 = _sha256(p)
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.info: dict[str, Any] = dict(meta)
+        self.name = f"onnx-policy({p.name}, {'greedy' if self.greedy else 'sampled'})"
+
+    def _check_signature(self, p: Path) -> None:
+        """The graph must take (observation, action_mask) and give logits, batch-first."""
+        inputs = {i.name: i for i in self.session.get_inputs()}
+        outputs = [o.name for o in self.session.get_outputs()]
+        want = {INPUT_OBS: ("tensor(float)", OBS_DIM), INPUT_MASK: ("tensor(bool)", N_ACTIONS)}
+        for name, (typ, width) in want.items():
+            got = inputs.get(name)
+            if got is None or got.type != typ or len(got.shape) != 2 or got.shape[1] != width:
+                have = ", ".join(f"{i.name} {i.type} {i.shape}" for i in inputs.values())
+                raise OnnxModelError(
+                    f"ONNX policy {str(p)!r} does not fit: expected inputs {INPUT_OBS} tensor(float) "
+                    f"[batch, {OBS_DIM}] and {INPUT_MASK} tensor(bool) [batch, {N_ACTIONS}], "
+                    f"got {have or 'none'}")
+        if OUTPUT_LOGITS not in outputs:
+            raise OnnxModelError(f"ONNX policy {str(p)!r} does not fit: expected an output "
+                                 f"{OUTPUT_LOGITS!r}, got {outputs}")
+        meta = self.session.get_modelmeta().custom_metadata_map
+        version = meta.get("obs_version")
+        if version is not None and version != str(OBS_VERSION):
+            raise OnnxModelError(f"ONNX policy {str(p)!r} was trained on observation version "
+                                 f"{version}; this code encodes version {OBS_VERSION}")
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Masked logits float32 (B, 43) for observations (B, 529) and masks (B, 43) (0/1 or bool);
+        illegal actions get float32 min."""
+        obs = np.ascontiguousarray(observations, dtype=np.float32)
+        mask = np.ascontiguousarray(masks).astype(bool)
+        if obs.ndim != 2 or obs.shape[1] != OBS_DIM or mask.shape != (obs.shape[0], N_ACTIONS):
+            raise ValueError(f"expected observations (B, {OBS_DIM}) and masks (B, {N_ACTIONS}), "
+                             f"got {obs.shape} and {mask.shape}")
+        return self.session.run([OUTPUT_LOGITS], {INPUT_OBS: obs, INPUT_MASK: mask})[0]
+
+    def action_probabilities(self, obs: Observation) -> np.ndarray:
+        """Probabilities (43,) of the masked softmax; 0 for illegal actions."""
+        mask = np.asarray(obs["action_mask"]).astype(bool)
+        z = self.logits(np.asarray(obs["observation"])[None], mask[None])[0].astype(np.float64)
+        p = np.exp(z - z.max())
+        return p / p.sum()
+
+    def act(self, obs: Observation) -> int:
+        mask = np.asarray(obs["action_mask"]).astype(bool)
+        if not mask.any():
+            raise ValueError("OnnxPolicyAgent.act: the action mask has no legal action")
+        logits = self.logits(np.asarray(obs["observation"])[None], mask[None])[0].astype(np.float64)
+        if self.greedy:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        p[~mask] = 0.0
+        p /= p.sum()
+        return int(self.rng.choice(len(p), p=p))
+
+
+__all__ = ["OnnxPolicyAgent", "OnnxModelError", "ONNX_FORMAT"]
