@@ -317,16 +317,21 @@ def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np
     number of Weis. With Kreuzweis allowed: every maximal run and every counting quad. Without: the
     choice of quads that gives the most points, then the best single Weis.
     """
-    quads = np.zeros(2, dtype=np.int64)
     nq = 0
+    q0 = q1 = 0                                       # a 9-card hand holds at most two quads
     for r in range(9):
         if (hand & QUAD_MASK[r]) == QUAD_MASK[r] and rp[RP_QUAD + r] > 0:
-            quads[nq] = r
+            if nq == 0:
+                q0 = r
+            else:
+                q1 = r
             nq += 1
     if rp[RP_KREUZWEIS] or nq == 0:
         k = _sequences(hand, contract, position, rp, out, 0)
-        for i in range(nq):
-            k = _add_quad(quads[i], contract, position, rp, out, k)
+        if nq > 0:
+            k = _add_quad(q0, contract, position, rp, out, k)
+        if nq > 1:
+            k = _add_quad(q1, contract, position, rp, out, k)
         return k
     # Kreuzweis off: try every subset of quads, keep the best (total points, best key)
     trial = np.zeros((8, 3), dtype=np.int64)
@@ -338,8 +343,9 @@ def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np
         k = 0
         for i in range(nq):
             if (subset >> i) & 1:
-                rest &= ~QUAD_MASK[quads[i]]
-                k = _add_quad(quads[i], contract, position, rp, trial, k)
+                r = q0 if i == 0 else q1
+                rest &= ~QUAD_MASK[r]
+                k = _add_quad(r, contract, position, rp, trial, k)
         k = _sequences(rest, contract, position, rp, trial, k)
         total = 0
         top = -1
@@ -363,47 +369,20 @@ def _add_quad(r: int, contract: int, position: int, rp: np.ndarray, out: np.ndar
 
 
 @njit(cache=True, error_model="numpy")
-def _weis_summary(hand: int, contract: int, position: int, rp: np.ndarray) -> tuple[int, int, int]:
-    """(total points, best key or -1, cards mask) of a player's Weis; the allocation-free path."""
-    if not rp[RP_KREUZWEIS]:
-        buf = np.zeros((8, 3), dtype=np.int64)
-        n = player_weis(hand, contract, position, rp, buf)
-        total, best, cards = 0, -1, 0
-        for i in range(n):
-            total += buf[i, 0]
-            best = max(best, buf[i, 2])
-            cards |= buf[i, 1]
-        return total, best, cards
-    total = 0
-    best = -1
-    cards = np.int64(0)
-    for s in range(4):
-        bits = (hand >> (9 * s)) & 0x1FF
-        for j in range(2):
-            length = RUNS[bits, 2 * j + 1]
-            if length == 0:
-                break
-            points = rp[RP_SEQ + length - 3]
-            if points > 0:
-                r0 = RUNS[bits, 2 * j]
-                total += points
-                cards |= (((np.int64(1) << length) - 1) << r0) << (9 * s)
-                best = max(best, weis_key(points, length, 8 - r0, s, False, position, contract, rp))
-    for r in range(9):
-        if (hand & QUAD_MASK[r]) == QUAD_MASK[r] and rp[RP_QUAD + r] > 0:
-            total += rp[RP_QUAD + r]
-            cards |= QUAD_MASK[r]
-            best = max(best, weis_key(rp[RP_QUAD + r], 4, 8 - r, 0, True, position, contract, rp))
-    return total, best, cards
-
-
-@njit(cache=True, error_model="numpy")
 def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """Compare the teams' best single Weis; the winner scores all Weis of both its players."""
     contract = st[S_CONTRACT]
+    buf = np.empty((8, 3), dtype=np.int64)
     best0 = best1 = -1
     for p in range(4):
-        total, best, cards = _weis_summary(st[S_DEALT + p], contract, (p - st[S_FOREHAND]) % 4, rp)
+        n = player_weis(st[S_DEALT + p], contract, (p - st[S_FOREHAND]) % 4, rp, buf)
+        total = 0
+        best = -1
+        cards = np.int64(0)
+        for i in range(n):
+            total += buf[i, 0]
+            cards |= buf[i, 1]
+            best = max(best, buf[i, 2])
         st[S_PLAYER_WEIS + p] = total
         st[S_WEIS_CARDS + p] = cards                  # cleared below for the losing team
         if p % 2 == 0:
