@@ -50,6 +50,18 @@ def legal_actions(obs: Observation) -> np.ndarray:
     return np.flatnonzero(np.asarray(obs["action_mask"]))
 
 
+def choose_from_logits(logits: np.ndarray, mask: np.ndarray, greedy: bool,
+                       rng: np.random.Generator) -> int:
+    """An action from masked logits (43,): the argmax, or a sample from their softmax over the
+    legal actions (``mask`` bool)."""
+    if greedy:
+        return int(np.argmax(logits))
+    p = np.exp(logits - logits.max())
+    p[~mask] = 0.0
+    p /= p.sum()
+    return int(rng.choice(len(p), p=p))
+
+
 def as_agent(obj: Any) -> Agent:
     """Wrap a callable ``f(obs) -> action`` as an Agent; agents pass through unchanged."""
     if isinstance(obj, Agent):

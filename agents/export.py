@@ -24,7 +24,6 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,9 +35,9 @@ from torch import nn
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
 
+from .files import atomic_write, file_sha256
 from .network import CheckpointError, PolicyNet, load_policy
 from .onnx_policy import INPUT_MASK, INPUT_OBS, ONNX_FORMAT, OUTPUT_LOGITS
-from .policy import file_sha256
 
 DEFAULT_OPSET = 17
 TOLERANCE = 1e-5
@@ -102,20 +101,7 @@ def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAUL
         entry.key, entry.value = k, v
     proto.producer_name = "jass-env agents.export"
     onnx.checker.check_model(proto)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(proto.SerializeToString())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return atomic_write(path, lambda f: f.write(proto.SerializeToString()))
 
 
 def random_inputs(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

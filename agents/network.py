@@ -17,7 +17,6 @@ was expected.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,8 @@ from torch import nn
 
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
+
+from .files import atomic_write
 
 CHECKPOINT_FORMAT = "jass-policy/1"
 DEFAULT_HIDDEN = (256, 256)
@@ -141,19 +142,7 @@ def save_policy(path: str | os.PathLike[str], net: PolicyNet, **extra: Any) -> P
         _check_extra(v, k)
     ckpt = {"format": CHECKPOINT_FORMAT, "obs_version": OBS_VERSION, "net": net.config(),
             "model": {k: v.detach().cpu() for k, v in net.state_dict().items()}, **extra}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(ckpt, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return atomic_write(path, lambda f: torch.save(ckpt, f))
 
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:

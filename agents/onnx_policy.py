@@ -14,7 +14,6 @@ Registry spec: a path ending in ``.onnx`` (``make_agent("runs/x.onnx:greedy=fals
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,8 @@ import numpy as np
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
 
-from .base import Agent, Observation
+from .base import Agent, Observation, choose_from_logits
+from .files import file_sha256
 from .registry import AgentSpecError
 
 ONNX_FORMAT = "jass-policy-onnx/1"
@@ -35,14 +35,6 @@ class OnnxModelError(AgentSpecError):
     """An ONNX policy file that is missing, unreadable or does not fit this code (or onnxruntime is
     not installed). A subclass of :class:`agents.registry.AgentSpecError`, so the evaluation and
     play CLIs report it as a bad agent."""
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _first_line(e: BaseException) -> str:
@@ -93,7 +85,7 @@ class OnnxPolicyAgent(Agent):
         self._check_signature(p)
         self.greedy = bool(greedy)
         self.checkpoint = str(p)
-        self.checkpoint_sha256 = _sha256(p)
+        self.checkpoint_sha256 = file_sha256(p)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.info: dict[str, Any] = dict(meta)
         self.name = f"onnx-policy({p.name}, {'greedy' if self.greedy else 'sampled'})"
@@ -142,12 +134,7 @@ class OnnxPolicyAgent(Agent):
         if not mask.any():
             raise ValueError("OnnxPolicyAgent.act: the action mask has no legal action")
         logits = self.logits(np.asarray(obs["observation"])[None], mask[None])[0].astype(np.float64)
-        if self.greedy:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        p[~mask] = 0.0
-        p /= p.sum()
-        return int(self.rng.choice(len(p), p=p))
+        return choose_from_logits(logits, mask, self.greedy, self.rng)
 
 
 __all__ = ["OnnxPolicyAgent", "OnnxModelError", "ONNX_FORMAT"]

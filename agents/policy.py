@@ -12,7 +12,6 @@ Write a random-weights checkpoint (plumbing, tests)::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import sys
 from collections.abc import Sequence
@@ -21,19 +20,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .base import Agent, Observation
+from .base import Agent, Observation, choose_from_logits
+from .files import file_sha256
 from .network import DEFAULT_HIDDEN, CheckpointError, PolicyNet, load_policy, save_policy
 
 DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "default.pt"
-
-
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex SHA-256 of a file (checkpoint hashes in evaluation reports)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class PolicyAgent(Agent):
@@ -88,12 +79,7 @@ class PolicyAgent(Agent):
         x = torch.from_numpy(np.asarray(obs["observation"], dtype=np.float32))[None]
         with torch.inference_mode():
             logits = self.net.masked_logits(x, torch.from_numpy(mask)[None])[0].double().numpy()
-        if self.greedy:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        p[~mask] = 0.0
-        p /= p.sum()
-        return int(self.rng.choice(len(p), p=p))
+        return choose_from_logits(logits, mask, self.greedy, self.rng)
 
 
 def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] = DEFAULT_HIDDEN,
