@@ -1,0 +1,166 @@
+"""The Tianshou example (examples/tianshou_ppo.py): four-seat self-play PPO on the AEC env through
+Tianshou's multi-agent on-policy setup trains a few hundred steps, acts legally, saves and reloads;
+the per-seat GAE end flags and the team-signed critic do what the example says.
+
+Skipped when tianshou is not installed (``pip install -e ".[tianshou]"``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tianshou")
+
+import torch  # noqa: E402
+from tianshou.data import Batch, Collector, VectorReplayBuffer  # noqa: E402
+
+from examples.tianshou_ppo import (  # noqa: E402
+    SeatCritic,
+    TianshouPolicyAgent,
+    build,
+    load_agent,
+    main,
+    save,
+    train,
+)
+from jass_env.aec import AGENTS  # noqa: E402
+from jass_env.aec import env as aec_env  # noqa: E402
+from jass_env.observation import OBS_DIM  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
+def _play_round(agent: TianshouPolicyAgent, seed: int) -> int:
+    """One AEC round with ``agent`` in all four seats (the env raises on an illegal action)."""
+    e = aec_env()
+    e.reset(seed=seed)
+    n = 0
+    for _ in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        a = agent.act(obs)
+        assert obs["action_mask"][a] == 1
+        e.step(a)
+        n += 1
+    return n
+
+
+def test_short_training_acts_legally_saves_and_reloads(tmp_path):
+    build_out = build(seed=2, n_envs=2, hidden=(32,))
+    initial = [p.clone() for p in build_out[2].parameters()]
+    out = train(300, seed=2, n_envs=2, steps_per_collect=150, batch_size=64, repeat=1, hidden=(32,))
+    assert out["env_steps"] >= 300
+    trained = list(out["actor"].parameters())
+    # same seed, same initial weights: training moved them
+    assert not all(torch.equal(a, b) for a, b in zip(initial, trained))
+    # the four seat learners share one actor, one value network and one optimizer
+    algos = [out["algorithm"].get_algorithm(a) for a in AGENTS]
+    assert all(a.policy.actor is out["actor"] for a in algos)
+    assert all(a.critic.value_net is out["value_net"] for a in algos)
+    assert all(a.optim is algos[0].optim for a in algos)
+    agent = TianshouPolicyAgent(out["actor"], greedy=False, seed=1)
+    assert _play_round(agent, seed=5) >= 37  # contract + 36 cards (+ push)
+    path = tmp_path / "ts.pt"
+    save(path, out["actor"], out["value_net"], (32,), {"seed": 2})
+    loaded = load_agent(path)
+    assert _play_round(loaded, seed=6) >= 37
+    e = aec_env()
+    e.reset(seed=8)
+    obs = e.observe(e.agent_selection)
+    assert loaded.act(obs) == TianshouPolicyAgent(out["actor"], greedy=True).act(obs)
+
+
+def test_seat_end_flags_match_a_brute_force_walk():
+    algorithm, envs, _, _ = build(seed=0, n_envs=2, hidden=(16,))
+    buffer = VectorReplayBuffer(400, 2)
+    collector = Collector(algorithm, envs, buffer)
+    collector.reset(reset_buffer=True)
+    collector.collect(n_step=300)
+    envs.close()
+    seen_end = seen_open = 0
+    for seat, agent_id in enumerate(AGENTS):
+        ppo = algorithm.get_algorithm(agent_id)
+        idx = np.flatnonzero(buffer.obs.agent_id[:len(buffer)] == agent_id)
+        idx = idx[np.isin(idx, buffer.sample_indices(0))]
+        flags = ppo.seat_end_flags(buffer, idx)
+        for i, flag in zip(idx, flags):
+            j, expect = int(i), None
+            while expect is None:  # walk the episode until this seat acts again or it ends
+                if buffer.done[j]:
+                    expect = True
+                    break
+                k = int(buffer.next(j))
+                if k == j:
+                    expect = True
+                elif buffer.obs.agent_id[k] == agent_id:
+                    expect = False
+                j = k
+            assert flag == expect, (seat, i)
+            seen_end += expect
+            seen_open += not expect
+    assert seen_end > 0 and seen_open > 0
+
+
+def test_seat_critic_values_the_other_team_negatively():
+    value_net = torch.nn.Linear(OBS_DIM, 1)
+    x = np.random.default_rng(0).random((4, OBS_DIM), dtype=np.float32)
+    obs = Batch(obs=x, agent_id=np.array(AGENTS, dtype=object), mask=np.ones((4, 43), dtype=bool))
+    raw = value_net(torch.as_tensor(x)).detach()
+    for seat in range(4):
+        v = SeatCritic(value_net, seat)(obs).detach()
+        sign = torch.tensor([[1.0] if s % 2 == seat % 2 else [-1.0] for s in range(4)])
+        assert torch.allclose(v, sign * raw)
+
+
+def test_masked_actor_never_samples_an_illegal_action():
+    _, envs, actor, _ = build(seed=1, n_envs=1, hidden=(16,))
+    envs.close()
+    mask = np.zeros((1, 43), dtype=bool)
+    mask[0, [3, 40]] = True
+    obs = Batch(obs=np.zeros((1, OBS_DIM), dtype=np.float32), mask=mask, agent_id=np.array(["player_0"]))
+    with torch.no_grad():
+        logits, _ = actor(obs)
+    probs = torch.softmax(logits, -1)[0]
+    assert float(probs[[3, 40]].sum()) == pytest.approx(1.0)
+    empty = Batch(obs=obs.obs, mask=np.zeros((1, 43), dtype=bool), agent_id=obs.agent_id)
+    with torch.no_grad():
+        assert torch.isfinite(torch.softmax(actor(empty)[0], -1)).all()  # no NaN at a terminal observation
+
+
+def test_errors_are_clear(tmp_path, capsys):
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a readable torch checkpoint"):
+        load_agent(bad)
+    other = tmp_path / "other.pt"
+    torch.save({"format": "something-else"}, other)
+    with pytest.raises(ValueError, match="not a jass-tianshou-ppo/1 checkpoint"):
+        load_agent(other)
+    with pytest.raises(ValueError, match="unknown reward 'score'"):
+        build(reward="score")
+    assert main(["--timesteps", "0"]) == 2
+    assert "timesteps" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="no legal action"):
+        TianshouPolicyAgent(build(n_envs=1, hidden=(8,))[2]).act(
+            {"observation": np.zeros(OBS_DIM, np.float32), "action_mask": np.zeros(43, np.int8)})
+
+
+def test_script_end_to_end(tmp_path, capsys):
+    path = tmp_path / "m.pt"
+    rc = main(["--timesteps", "200", "--envs", "1", "--steps-per-collect", "200", "--batch-size", "64",
+               "--repeat", "1", "--hidden", "32", "--eval-deals", "2", "--save", str(path)])
+    assert rc == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["env_steps"] >= 200 and set(report["evaluation"]) == {"random", "heuristic"}
+    assert load_agent(path).name == "tianshou-ppo"
