@@ -50,10 +50,12 @@ from .view import (
     V_N_TRICK,
     V_PHASE,
     V_PLAYED,
+    V_SIZE,
     V_TRICK,
     V_VOIDS,
     V_WEIS,
     decode,
+    decode_view,
 )
 
 ALL_CARDS = (1 << 36) - 1
@@ -393,6 +395,23 @@ def heuristic_action(v: np.ndarray, rp: np.ndarray) -> int:
                           v[V_DECLARER], voids, known, rp, legal & ALL_CARDS)
 
 
+@njit(cache=True)
+def heuristic_actions(obs: np.ndarray, mask: np.ndarray, rp: np.ndarray) -> np.ndarray:
+    """The heuristic's action for each row of a batch, decided from the observation only.
+
+    obs: (N, OBS_DIM) float32 observations; mask: (N, 43) bool/int legal-action masks (every row
+    needs a legal action); rp: the rules' params. Returns (N,) int64 actions (what
+    :meth:`HeuristicAgent.act` returns for each row), e.g. for bot seats in a batched env.
+    """
+    n = obs.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    v = np.empty(V_SIZE, dtype=np.int64)
+    for i in range(n):
+        decode_view(obs[i], mask[i], v)
+        out[i] = heuristic_action(v, rp)
+    return out
+
+
 def check_action(action: int, legal: int) -> int:
     """Return ``action`` if legal; otherwise raise a RuntimeError naming it and the legal ones."""
     if action < 0 or not (legal >> action) & 1:
@@ -419,4 +438,4 @@ class HeuristicAgent(Agent):
 
 
 __all__ = ["HeuristicAgent", "graf_scores", "choose_contract", "heuristic_card", "heuristic_action",
-           "possible_cards", "PUSH_THRESHOLD"]
+           "heuristic_actions", "possible_cards", "PUSH_THRESHOLD"]

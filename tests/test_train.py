@@ -1,0 +1,236 @@
+"""PPO trainer: loss pieces on hand-made batches, per-seat GAE, a smoke training run, exact
+resume, atomic checkpoints, config validation and corrupt checkpoints (configs/smoke.yaml)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import train  # noqa: E402
+from agents.heuristic import HeuristicAgent, heuristic_actions  # noqa: E402
+from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from agents.ppo import ConfigError, load_config, log_prob_entropy, make_config, ppo_loss, seat_gae  # noqa: E402
+from jass_env.vector import VectorJassEnv  # noqa: E402
+
+SMOKE = ROOT / "configs" / "smoke.yaml"
+
+
+def smoke(tmp: Path, *overrides: str):
+    return load_config(SMOKE, [f"run_dir={tmp}", *overrides])
+
+
+# ---------------------------------------------------------------------------------- loss pieces
+def test_masked_distribution_gives_illegal_actions_zero_probability_and_no_entropy():
+    logits = torch.tensor([[1.0, 2.0, 3.0, 50.0], [0.0, 0.0, -7.0, 9.0]])
+    mask = torch.tensor([[True, True, True, False], [True, False, True, False]])
+    masked = apply_mask(logits, mask)
+    p = torch.softmax(masked, -1)
+    assert p[~mask].abs().max().item() == 0.0
+    logp, ent = log_prob_entropy(masked, mask, torch.tensor([2, 0]))
+    for row in range(2):
+        legal = logits[row][mask[row]].double()
+        q = torch.softmax(legal, -1)
+        assert ent[row].item() == pytest.approx(-(q * q.log()).sum().item(), rel=1e-5)
+    expected = math.log(math.exp(3) / (math.e + math.e ** 2 + math.e ** 3))
+    assert logp[0].item() == pytest.approx(expected, rel=1e-5)
+    # what illegal actions' logits say does not matter, and no NaN appears in the gradient
+    logits2 = logits.clone().requires_grad_(True)
+    logp2, ent2 = log_prob_entropy(apply_mask(logits2 * 100, mask), mask, torch.tensor([2, 0]))
+    (logp2.sum() + ent2.sum()).backward()
+    assert torch.isfinite(logits2.grad).all()
+    assert (logits2.grad[~mask] == 0).all()
+
+
+def test_ppo_loss_uses_the_clipped_objective_outside_the_trust_region():
+    eps = 0.2
+    old = torch.zeros(4)
+    ratio = torch.tensor([1.5, 0.5, 1.5, 1.05])
+    adv = torch.tensor([1.0, -1.0, -1.0, 1.0])
+    new = torch.log(ratio).requires_grad_(True)
+    zeros = torch.zeros(4)
+    out = ppo_loss(new, zeros, zeros, old, zeros, adv, zeros, clip_eps=eps, vf_coef=0.0, ent_coef=0.0,
+                   norm_adv=False)
+    # per sample: max(-A r, -A clip(r)) = -1.2 (clipped), 0.8 (clipped), 1.5 (unclipped), -1.05 (inside)
+    assert out.pg_loss.item() == pytest.approx((-1.2 + 0.8 + 1.5 - 1.05) / 4, abs=1e-6)
+    assert out.clipfrac.item() == pytest.approx(0.75)
+    out.loss.backward()
+    # clipped samples give no gradient; the others give -A r / B
+    assert new.grad[0].item() == 0.0 and new.grad[1].item() == 0.0
+    assert new.grad[2].item() == pytest.approx(1.5 / 4, rel=1e-5)
+    assert new.grad[3].item() == pytest.approx(-1.05 / 4, rel=1e-5)
+
+
+def test_value_loss_clipping_and_entropy_bonus():
+    v_new, v_old, ret = torch.tensor([1.0]), torch.tensor([0.0]), torch.tensor([0.5])
+    z = torch.zeros(1)
+    clipped = ppo_loss(z, torch.tensor([2.0]), v_new, z, v_old, z, ret, 0.2, 1.0, 0.1, clip_vloss=True,
+                       norm_adv=False)
+    # max((1 - 0.5)^2, (0.2 - 0.5)^2) / 2 = 0.125; loss = 0 - 0.1 * 2 + 0.125
+    assert clipped.v_loss.item() == pytest.approx(0.125)
+    assert clipped.loss.item() == pytest.approx(-0.2 + 0.125)
+
+
+def test_seat_gae_on_a_hand_made_trajectory():
+    # one game, 7 steps: seats act 0,1,2,3,0,1 then the episode ends at step 5 (rewards paid
+    # there: +1 for team 0, -1 for team 1); step 6 is seat 2 in the next episode, unfinished.
+    seat = np.array([[0], [1], [2], [3], [0], [1], [2]], dtype=np.int64)
+    values = np.array([[0.1], [0.2], [0.3], [0.4], [0.5], [0.6], [0.7]], dtype=np.float32)
+    rewards = np.zeros((7, 1, 4), dtype=np.float32)
+    rewards[5, 0] = [1.0, -1.0, 1.0, -1.0]
+    rewards[2, 0, 3] = 0.25          # a reward for seat 3 paid while seat 2 acts (before 3's decision)
+    done = np.zeros((7, 1), dtype=bool)
+    done[5, 0] = True
+    boot = np.array([[0.0, 0.0, 0.9, 0.0]], dtype=np.float32)
+    g, lam = 0.9, 0.5
+    adv = seat_gae(seat, values, rewards, done, boot, g, lam)[:, 0]
+    # seat 0: decisions at 0 and 4; 4 is terminal with reward +1
+    a4 = 1.0 - 0.5
+    a0 = (0 + g * 0.5 - 0.1) + g * lam * a4
+    # seat 1: decisions at 1 and 5; 5 gets -1 at its own step (terminal)
+    a5 = -1.0 - 0.6
+    a1 = (0 + g * 0.6 - 0.2) + g * lam * a5
+    # seat 2: decision at 2 is its last of the episode: +1 at step 5, terminal
+    a2 = 1.0 - 0.3
+    # seat 3: decision at 3, terminal, -1 at step 5 (the 0.25 at step 2 came before it acted)
+    a3 = -1.0 - 0.4
+    # step 6: seat 2 in the new episode, bootstrapped from boot[2]
+    a6 = 0 + g * 0.9 - 0.7
+    np.testing.assert_allclose(adv, [a0, a1, a2, a3, a4, a5, a6], rtol=1e-6, atol=1e-7)
+
+
+def test_batched_heuristic_matches_the_heuristic_agent():
+    env = VectorJassEnv(64, rules="schieber", check_actions=True)
+    obs, mask, _ = env.reset(seed=3)
+    agent = HeuristicAgent("schieber")
+    for _ in range(40):
+        acts = heuristic_actions(obs, mask, env.rp)
+        for i in range(0, 64, 7):
+            assert acts[i] == agent.act({"observation": obs[i], "action_mask": mask[i]})
+        out = env.step(acts)           # check_actions=True: every action is legal
+        obs, mask = out.obs, out.mask
+
+
+# ---------------------------------------------------------------------------------- training runs
+def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
+    summary = train.train(smoke(tmp_path))
+    assert summary["iterations"] == 4 and summary["env_decisions"] == 2048
+    assert 0 < summary["trained_decisions"] <= 2048
+    assert list(tmp_path.glob("events.out.tfevents.*"))
+    assert load_config(tmp_path / "config.yaml").num_envs == 16
+    net, ckpt = load_policy(tmp_path / "checkpoints" / "latest.pt")
+    assert ckpt["trainer"]["iteration"] == 4 and "optimizer" in ckpt["trainer"]
+    torch.load(tmp_path / "checkpoints" / "best.pt", weights_only=True)
+    agent = PolicyAgent(tmp_path / "checkpoints" / "latest.pt")
+    env = VectorJassEnv(1)
+    obs, mask, _ = env.reset(seed=0)
+    assert mask[0, agent.act({"observation": obs[0], "action_mask": mask[0]})]
+    for bot in ("random", "heuristic"):
+        ev = summary["eval"][bot]
+        assert ev["ci_low"] <= ev["points_per_hand"] <= ev["ci_high"]
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    tags = EventAccumulator(str(tmp_path)).Reload().Tags()["scalars"]
+    for tag in ("losses/approx_kl", "losses/clipfrac", "losses/explained_variance", "losses/entropy",
+                "charts/decisions_per_s", "time/env_share", "time/inference_share", "time/update_share",
+                "eval/points_per_hand_vs_random", "eval/ci95_low_vs_heuristic"):
+        assert tag in tags, tag
+
+
+def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
+    straight = tmp_path / "straight"
+    parts = tmp_path / "parts"
+    train.train(smoke(straight))
+    train.train(smoke(parts), stop_after=2)
+    assert read_checkpoint(parts / "checkpoints" / "latest.pt")["trainer"]["iteration"] == 2
+    assert train.main(["--resume", str(parts), "progress=false"]) == 0
+    a = read_checkpoint(straight / "checkpoints" / "latest.pt")
+    b = read_checkpoint(parts / "checkpoints" / "latest.pt")
+    assert b["trainer"]["iteration"] == 4
+    for k in a["model"]:
+        assert torch.equal(a["model"][k], b["model"][k]), k
+    for k in a["trainer"]["critic"]:
+        assert torch.equal(a["trainer"]["critic"][k], b["trainer"]["critic"][k]), k
+    assert torch.equal(a["trainer"]["env"]["game_states"], b["trainer"]["env"]["game_states"])
+
+
+def test_a_crash_while_saving_leaves_the_previous_checkpoint_intact(tmp_path, monkeypatch):
+    train.train(smoke(tmp_path), stop_after=2)
+    latest = tmp_path / "checkpoints" / "latest.pt"
+    before = latest.read_bytes()
+
+    def crash(obj, f, *a, **k):
+        f.write(b"PK\x03\x04 half a checkpoint")
+        raise OSError("disk full (simulated)")
+
+    monkeypatch.setattr(torch, "save", crash)
+    with pytest.raises(OSError, match="simulated"):
+        train.train(load_config(tmp_path / "config.yaml", ["eval_every=0"]), resume=tmp_path)
+    monkeypatch.undo()
+    assert latest.read_bytes() == before
+    assert read_checkpoint(latest)["trainer"]["iteration"] == 2
+    assert not [p for p in (tmp_path / "checkpoints").iterdir() if p.name.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("override, words", [
+    ("learning_rate=0.1", ["unknown config key 'learning_rate'", "0.1", "allowed keys", "lr"]),
+    ("num_envs=lots", ["'num_envs'", "'lots'", "integer"]),
+    ("hidden=64", ["'hidden'", "64", "list"]),
+    ("progress=3", ["'progress'", "3", "true or false"]),
+    ("gamma=1.5", ["'gamma'", "1.5", "[0, 1]"]),
+    ("num_envs=0", ["'num_envs'", "0", ">= 1"]),
+    ("rules=belote", ["'rules'", "'belote'", "schieber"]),
+    ("opponents={self: 1, robot: 1}", ["'opponents'", "'robot'", "heuristic"]),
+    ("opponents={random: 0}", ["'opponents'", "sum to 0"]),
+    ("total_decisions=100", ["'total_decisions'", "100", "512"]),
+])
+def test_bad_config_values_are_named_with_what_is_allowed(override, words, capsys):
+    with pytest.raises(ConfigError) as e:
+        load_config(SMOKE, [override])
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+    assert train.main(["--config", str(SMOKE), override]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+
+
+def test_config_files_are_valid_and_unknown_yaml_keys_are_rejected(tmp_path):
+    for name in ("smoke", "quickstart", "default", "gpu"):
+        cfg = load_config(ROOT / "configs" / f"{name}.yaml")
+        assert cfg.iterations >= 1
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("num_envs: 8\nbatch: 3\n")
+    with pytest.raises(ConfigError, match="unknown config key 'batch'"):
+        load_config(bad)
+    bad.write_text("- a list\n")
+    with pytest.raises(ConfigError, match="mapping"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.yaml")
+    assert make_config({"lr": "3e-4"}).lr == pytest.approx(3e-4)
+
+
+def test_corrupt_truncated_or_foreign_checkpoints_give_a_clear_error(tmp_path, capsys):
+    train.train(smoke(tmp_path), stop_after=1)
+    latest = tmp_path / "checkpoints" / "latest.pt"
+    good = latest.read_bytes()
+    for content in (good[: len(good) // 2], b"not a checkpoint at all"):
+        latest.write_bytes(content)
+        with pytest.raises(CheckpointError, match="cannot be read"):
+            train.load_trainer_checkpoint(latest)
+        assert train.main(["--resume", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert "error:" in err and "latest.pt" in err and "Traceback" not in err
+    torch.save({"format": "jass-policy/1", "obs_version": 1, "net": {}, "model": {}}, latest)
+    with pytest.raises(CheckpointError, match="without trainer state"):
+        train.load_trainer_checkpoint(latest)
+    assert train.main(["--resume", str(tmp_path / "nowhere")]) == 2
+    assert "does not exist" in capsys.readouterr().err

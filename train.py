@@ -1,0 +1,580 @@
+"""PPO self-play for Jass (single file, in the spirit of CleanRL's ppo.py).
+
+    python train.py --config configs/quickstart.yaml [key=value ...] [--stop-after N]
+    python train.py --resume runs/quickstart-20250101-120000 [progress=false ...]
+
+One iteration: ``rollout_steps`` steps of ``num_envs`` batched games (:class:`VectorJassEnv`, one
+decision per game and step), then ``epochs`` x ``num_minibatches`` PPO updates on the decisions
+of the learning policy. Every game draws, when an episode starts, which team the learner plays
+and who sits opposite: the current policy itself (then all four seats are training data), a
+frozen earlier snapshot, the random bot or the heuristic bot (weights ``opponents`` ->
+``opponents_final``). The learner's partner is always the learner. A centralized critic (option
+``central_critic``) sees the full state (all hands) while the policy sees its observation only.
+
+The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``) holds ``config.yaml`` (resolved
+config), TensorBoard event files, and ``checkpoints/latest.pt`` (every ``checkpoint_every``
+iterations and at the end) and ``checkpoints/best.pt`` (best points per hand against the
+heuristic). Checkpoints are ``jass-policy/1`` files (``PolicyAgent``/``load_policy`` read them)
+with the whole trainer state as extra fields; ``--resume`` continues a run exactly as if it had
+not been interrupted. Exit status 2 with one ``error:`` line for a bad config or checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.evaluate import deal_seed
+from agents.heuristic import heuristic_actions
+from agents.network import CheckpointError, PolicyNet, apply_mask, read_checkpoint, save_policy
+from agents.ppo import (
+    OPPONENT_KINDS,
+    ConfigError,
+    CriticNet,
+    TrainConfig,
+    config_yaml,
+    encode_all_seats,
+    load_config,
+    log_prob_entropy,
+    make_config,
+    observe_games,
+    parse_override,
+    ppo_loss,
+    seat_gae,
+)
+from agents.stats import mean_ci
+from jass_env.cards import N_ACTIONS
+from jass_env.observation import OBS_DIM, STATE_DIM
+from jass_env.vector import VectorJassEnv
+
+SELF, SNAPSHOT, RANDOM, HEURISTIC = (OPPONENT_KINDS.index(k)
+                                     for k in ("self", "snapshot", "random", "heuristic"))
+TRAINER_FORMAT = "jass-ppo-trainer/1"
+#: config keys a resumed run may change (they do not change what is computed)
+RESUME_OVERRIDABLE = ("progress", "device", "torch_threads", "eval_every", "eval_deals", "checkpoint_every")
+
+
+# ---------------------------------------------------------------------------------- small helpers
+class Timers:
+    """Wall time per category (env, bots, inference, update, eval, other), in seconds."""
+
+    def __init__(self) -> None:
+        self.total: dict[str, float] = defaultdict(float)
+
+    @contextmanager
+    def __call__(self, name: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.total[name] += time.perf_counter() - t0
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError(f"config key 'device': {name!r} asked for, but no CUDA device is available; "
+                          "allowed here: auto, cpu")
+    return torch.device(name)
+
+
+def gumbel(gen: torch.Generator, shape: tuple[int, ...]) -> torch.Tensor:
+    """Gumbel(0, 1) noise from a CPU generator: argmax(logits + noise) samples softmax(logits)."""
+    u = torch.rand(shape, generator=gen).clamp_(min=1e-20)
+    return -torch.log(-torch.log(u))
+
+
+def hms(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def default_run_dir(cfg: TrainConfig) -> Path:
+    return Path("runs") / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+# ---------------------------------------------------------------------------------- evaluation
+@torch.no_grad()
+def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str, deals: int, seed: int,
+                    device: torch.device) -> dict[str, float]:
+    """Duplicate evaluation of the greedy policy against ``bot`` ("random" or "heuristic").
+
+    Deal i (seed ``agents.evaluate.deal_seed(seed, i)``) is played twice in one batch: the policy
+    in seats 0&2, then in seats 1&3 on the same cards. Per deal: mean over both plays of (policy
+    team's round score - bot team's). Returns points per hand with its 95 % t-interval and the
+    share of plays the policy's team won.
+    """
+    n = 2 * deals
+    env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
+    rp = env.rp
+    seeds = [deal_seed(seed, i) for i in range(deals)] * 2
+    obs, mask, seat = env.reset(seeds=seeds)
+    team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (n,) the policy's team per game
+    rng = np.random.default_rng(seed)
+    finished = np.zeros(n, dtype=bool)
+    scores = np.zeros((n, 2), dtype=np.int64)
+    policy.eval()
+    while not finished.all():
+        is_policy = seat % 2 == team
+        actions = np.empty(n, dtype=np.int64)
+        rows = np.flatnonzero(is_policy)
+        if rows.size:
+            x = torch.from_numpy(obs[rows]).to(device)
+            m = torch.from_numpy(mask[rows]).to(device)
+            actions[rows] = policy.masked_logits(x, m).argmax(-1).cpu().numpy()
+        rows = np.flatnonzero(~is_policy)
+        if rows.size:
+            if bot == "heuristic":
+                actions[rows] = heuristic_actions(obs[rows], mask[rows], rp)
+            else:
+                noise = rng.random((rows.size, N_ACTIONS))
+                actions[rows] = np.argmax(np.where(mask[rows], noise, -1.0), axis=1)
+        out = env.step(actions)
+        new = out.done & ~finished
+        scores[new] = out.final_score[new]
+        finished |= out.done
+        obs, mask, seat = out.obs, out.mask, out.seat
+    idx = np.arange(n)
+    diff = (scores[idx, team] - scores[idx, 1 - team]).astype(np.float64)   # (n,) per play
+    per_deal = (diff[:deals] + diff[deals:]) / 2.0
+    ci = mean_ci(per_deal)
+    return {"points_per_hand": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
+            "round_win_rate": float(np.mean(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)))),
+            "deals": deals}
+
+
+# ---------------------------------------------------------------------------------- checkpoints
+def rng_state(np_gen: np.random.Generator, sample_gen: torch.Generator) -> dict[str, Any]:
+    """Every random generator's state, as checkpoint-safe values (weights_only loadable)."""
+    kind, keys, pos, has_gauss, cached = np.random.get_state()
+    return {"python": random.getstate(),
+            "numpy_global": {"kind": kind, "keys": torch.from_numpy(keys.astype(np.int64)), "pos": int(pos),
+                             "has_gauss": int(has_gauss), "cached": float(cached)},
+            "numpy": np_gen.bit_generator.state,
+            "torch": torch.get_rng_state(),
+            "sample": sample_gen.get_state()}
+
+
+def set_rng_state(state: dict[str, Any], np_gen: np.random.Generator, sample_gen: torch.Generator) -> None:
+    py = state["python"]
+    random.setstate((py[0], tuple(py[1]), py[2]))
+    g = state["numpy_global"]
+    np.random.set_state((g["kind"], g["keys"].numpy().astype(np.uint32), g["pos"], g["has_gauss"],
+                         g["cached"]))
+    np_gen.bit_generator.state = state["numpy"]
+    torch.set_rng_state(state["torch"])
+    sample_gen.set_state(state["sample"])
+
+
+def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint written by this trainer; CheckpointError (naming the file) otherwise."""
+    ckpt = read_checkpoint(path)
+    tr = ckpt.get("trainer")
+    if not isinstance(tr, dict) or tr.get("format") != TRAINER_FORMAT:
+        raise CheckpointError(f"checkpoint {str(path)!r} is a policy file without trainer state "
+                              f"(expected a 'trainer' field of format {TRAINER_FORMAT!r}); it cannot be "
+                              "resumed")
+    missing = [k for k in ("config", "iteration", "optimizer", "env", "rng", "snapshots") if k not in tr]
+    if missing:
+        raise CheckpointError(f"checkpoint {str(path)!r}: trainer state lacks {', '.join(missing)}")
+    return ckpt
+
+
+# ---------------------------------------------------------------------------------- training
+def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = None,
+          stop_after: int | None = None) -> dict[str, Any]:
+    """Run (or, with ``resume`` = a run directory, continue) PPO self-play; returns a summary dict.
+
+    ``stop_after``: stop once this many iterations are done (the checkpoint is written, so the
+    run can be resumed; the config's schedule is unchanged).
+    """
+    from torch.utils.tensorboard import SummaryWriter  # heavy import: only when training
+
+    ckpt = None
+    if resume is not None:
+        ckpt = load_trainer_checkpoint(Path(resume) / "checkpoints" / "latest.pt")
+        run_dir = Path(resume)
+    run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg))
+    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
+    cfg.run_dir = str(run_dir)
+    (run_dir / "config.yaml").write_text(config_yaml(cfg))
+
+    # ---- seeding, device, threads
+    torch.set_num_threads(cfg.torch_threads)
+    device = pick_device(cfg.device)
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed % 2**32)
+    torch.manual_seed(cfg.seed)
+    np_gen = np.random.default_rng(cfg.seed)                      # opponent draws, minibatch order
+    sample_gen = torch.Generator().manual_seed(cfg.seed + 1)      # action sampling (CPU)
+
+    # ---- environment: N games, the acting seat of each changes every step
+    N, T = cfg.num_envs, cfg.rollout_steps
+    central = cfg.central_critic
+    D = STATE_DIM if central else OBS_DIM          # what we store per decision (obs = its first OBS_DIM)
+    env = VectorJassEnv(N, rules=cfg.rules, episode=cfg.episode, reward=cfg.reward, check_actions=False,
+                        state_obs=central, parallel=cfg.env_parallel)
+    rp = env.rp
+
+    # ---- networks, optimizer
+    policy = PolicyNet(cfg.hidden, seed=cfg.seed).to(device)
+    critic = CriticNet(cfg.critic_hidden, seed=cfg.seed + 1).to(device) if central else None
+    params = list(policy.parameters()) + (list(critic.parameters()) if critic is not None else [])
+    optimizer = torch.optim.Adam(params, lr=cfg.lr, eps=1e-5)
+    # opponent pool of frozen snapshots: a ring of snapshot_keep slots
+    snapshots = [PolicyNet(cfg.hidden).to(device).eval() for _ in range(cfg.snapshot_keep)]
+    snap_filled = 0
+
+    # per game: who plays the current episode
+    learner_team = np.zeros(N, dtype=np.int64)    # (N,) 0: learner in seats 0&2, 1: seats 1&3
+    opp_kind = np.zeros(N, dtype=np.int64)        # (N,) index into OPPONENT_KINDS
+    opp_slot = np.zeros(N, dtype=np.int64)        # (N,) snapshot slot when opp_kind == SNAPSHOT
+    iteration = 0
+    env_decisions = 0
+    trained_decisions = 0
+    best_eval: float | None = None
+    elapsed_before = 0.0
+
+    def draw_opponents(games: np.ndarray, progress: float) -> None:
+        w = cfg.opponent_weights(progress)
+        k = np_gen.choice(len(OPPONENT_KINDS), size=games.size, p=w)
+        slot = np_gen.integers(0, max(snap_filled, 1), size=games.size)
+        team = np_gen.integers(0, 2, size=games.size)
+        if snap_filled == 0:
+            k[k == SNAPSHOT] = SELF
+        opp_kind[games], opp_slot[games], learner_team[games] = k, slot, team
+
+    cur_obs = np.zeros((N, OBS_DIM), np.float32)
+    cur_mask = np.zeros((N, N_ACTIONS), bool)
+    cur_seat = np.zeros(N, np.int64)
+    cur_state = np.zeros((N, STATE_DIM), np.float32) if central else None
+    if ckpt is None:
+        r = env.reset(seed=cfg.seed)
+        cur_obs, cur_mask, cur_seat = r.obs, r.mask, r.seat
+        cur_state = env.states() if central else None
+        snapshots[0].load_state_dict(policy.state_dict())
+        snap_filled = 1
+        draw_opponents(np.arange(N), 0.0)
+    else:
+        tr = ckpt["trainer"]
+        policy.load_state_dict(ckpt["model"])
+        if critic is not None:
+            critic.load_state_dict(tr["critic"])
+        optimizer.load_state_dict(tr["optimizer"])
+        snap_filled = int(tr["snap_filled"])
+        for s, sd in zip(snapshots, tr["snapshots"], strict=False):
+            s.load_state_dict(sd)
+        e = tr["env"]
+        if tuple(e["game_states"].shape) != env.game_states.shape:
+            raise CheckpointError(f"checkpoint in {str(resume)!r}: env state has shape "
+                                  f"{tuple(e['game_states'].shape)}, the config needs "
+                                  f"{env.game_states.shape}")
+        env.reset(seed=cfg.seed)
+        env.game_states[:] = e["game_states"].numpy()
+        observe_games(env.game_states, rp, cur_obs, cur_mask, cur_seat,
+                      cur_state if central else np.zeros((0, STATE_DIM), np.float32), central)
+        learner_team[:] = e["learner_team"].numpy()
+        opp_kind[:] = e["opp_kind"].numpy()
+        opp_slot[:] = e["opp_slot"].numpy()
+        set_rng_state(tr["rng"], np_gen, sample_gen)
+        iteration = int(tr["iteration"])
+        env_decisions = int(tr["env_decisions"])
+        trained_decisions = int(tr["trained_decisions"])
+        best_eval = tr["best_eval"]
+        elapsed_before = float(tr["elapsed"])
+
+    def cpu_state(net: torch.nn.Module) -> dict[str, torch.Tensor]:
+        return {k: v.detach().cpu() for k, v in net.state_dict().items()}
+
+    def save(path: Path, elapsed: float) -> None:
+        trainer = {
+            "format": TRAINER_FORMAT, "config": cfg.to_dict(), "iteration": iteration,
+            "env_decisions": env_decisions, "trained_decisions": trained_decisions, "best_eval": best_eval,
+            "elapsed": elapsed,
+            "critic": cpu_state(critic) if critic is not None else None,
+            "optimizer": optimizer.state_dict(), "snap_filled": snap_filled,
+            "snapshots": [cpu_state(s) for s in snapshots[:snap_filled]],
+            "env": {"game_states": torch.from_numpy(env.game_states.copy()),
+                    "learner_team": torch.from_numpy(learner_team.copy()),
+                    "opp_kind": torch.from_numpy(opp_kind.copy()),
+                    "opp_slot": torch.from_numpy(opp_slot.copy())},
+            "rng": rng_state(np_gen, sample_gen),
+        }
+        save_policy(path, policy, trainer=trainer, rules=cfg.rules)
+
+    def value_of(x: torch.Tensor) -> torch.Tensor:
+        """Values (B,) of stored rows x (B, D) on the device."""
+        return critic(x) if critic is not None else policy(x[:, :OBS_DIM])[1]
+
+    # ---- rollout storage; T steps x N games (one decision per game and step)
+    buf_x = np.zeros((T, N, D), np.float32)          # observation or state of the acting seat
+    buf_mask = np.zeros((T, N, N_ACTIONS), bool)     # its legal actions
+    buf_seat = np.zeros((T, N), np.int64)            # the acting seat 0..3
+    buf_train = np.zeros((T, N), bool)               # decided by the learning policy -> training data
+    buf_act = np.zeros((T, N), np.int64)
+    buf_logp = np.zeros((T, N), np.float32)
+    buf_val = np.zeros((T, N), np.float32)
+    buf_rew = np.zeros((T, N, 4), np.float32)        # rewards of the 4 seats for the step
+    buf_done = np.zeros((T, N), bool)
+    boot_x = np.zeros((N, 4, D), np.float32)         # every seat's obs/state at the rollout's end
+
+    writer = SummaryWriter(log_dir=str(run_dir), purge_step=iteration if ckpt is not None else None)
+    timers = Timers()
+    total_iters = cfg.iterations
+    last_iter = total_iters if stop_after is None else min(total_iters, stop_after)
+    start = time.monotonic()
+    cpu_start = time.process_time()
+    last_print = 0.0
+    last_eval: dict[str, dict[str, float]] = {}
+    tty = sys.stderr.isatty()
+    eval_policy = PolicyNet(cfg.hidden).to(device)
+
+    def run_eval() -> dict[str, dict[str, float]]:
+        nonlocal best_eval
+        eval_policy.load_state_dict(policy.state_dict())
+        res = {}
+        with timers("eval"):
+            for bot in cfg.eval_opponents:
+                r = evaluate_vs_bot(eval_policy, bot, cfg.rules, cfg.eval_deals, cfg.eval_seed, device)
+                res[bot] = r
+                writer.add_scalar(f"eval/points_per_hand_vs_{bot}", r["points_per_hand"], env_decisions)
+                writer.add_scalar(f"eval/ci95_low_vs_{bot}", r["ci_low"], env_decisions)
+                writer.add_scalar(f"eval/ci95_high_vs_{bot}", r["ci_high"], env_decisions)
+                writer.add_scalar(f"eval/round_win_rate_vs_{bot}", r["round_win_rate"], env_decisions)
+        key = "heuristic" if "heuristic" in res else (next(iter(res)) if res else None)
+        if key is not None and (best_eval is None or res[key]["points_per_hand"] > best_eval):
+            best_eval = res[key]["points_per_hand"]
+            save(run_dir / "checkpoints" / "best.pt", elapsed_before + time.monotonic() - start)
+        return res
+
+    while iteration < last_iter:
+        it_start = time.perf_counter()
+        t_before = dict(timers.total)
+        progress = iteration / total_iters
+        if cfg.lr_anneal:
+            for g in optimizer.param_groups:
+                g["lr"] = cfg.lr * (1.0 - progress)
+        if iteration % cfg.snapshot_every == 0 and iteration > 0:
+            slot = (iteration // cfg.snapshot_every) % cfg.snapshot_keep
+            snapshots[slot].load_state_dict(policy.state_dict())
+            snap_filled = min(snap_filled + 1, cfg.snapshot_keep)
+        episode_stats: dict[int, list[float]] = defaultdict(list)
+
+        # ---------------------------------------------------------------- rollout
+        policy.eval()
+        for t in range(T):
+            with timers("other"):
+                x_now = cur_state if central else cur_obs                     # (N, D)
+                buf_x[t] = x_now
+                buf_mask[t] = cur_mask
+                buf_seat[t] = cur_seat
+                kind = np.where(cur_seat % 2 == learner_team, SELF, opp_kind)  # (N,) who decides
+                train_rows = np.flatnonzero(kind == SELF)
+                buf_train[t] = kind == SELF
+            with timers("inference"), torch.inference_mode():
+                logits = torch.zeros((N, N_ACTIONS))                          # random rows keep 0
+                if train_rows.size:
+                    x = torch.from_numpy(buf_x[t][train_rows]).to(device)
+                    lg, v = policy(x[:, :OBS_DIM])
+                    if critic is not None:
+                        v = critic(x)
+                    logits[torch.from_numpy(train_rows)] = lg.float().cpu()
+                    buf_val[t, train_rows] = v.float().cpu().numpy()
+                snap_rows = np.flatnonzero(kind == SNAPSHOT)
+                for slot in np.unique(opp_slot[snap_rows]):
+                    rows = snap_rows[opp_slot[snap_rows] == slot]
+                    lg, _ = snapshots[slot](torch.from_numpy(cur_obs[rows]).to(device))
+                    logits[torch.from_numpy(rows)] = lg.float().cpu()
+                masked = apply_mask(logits, torch.from_numpy(cur_mask))
+                actions = (masked + gumbel(sample_gen, (N, N_ACTIONS))).argmax(-1)  # (N,)
+                logp = torch.log_softmax(masked, -1).gather(1, actions[:, None])[:, 0]
+                actions = actions.numpy()
+                buf_logp[t] = logp.numpy()
+            with timers("bots"):
+                h_rows = np.flatnonzero(kind == HEURISTIC)
+                if h_rows.size:
+                    actions[h_rows] = heuristic_actions(cur_obs[h_rows], cur_mask[h_rows], rp)
+            buf_act[t] = actions
+            with timers("env"):
+                out = env.step(actions)
+            with timers("other"):
+                buf_rew[t] = out.rewards
+                buf_done[t] = out.done
+                cur_obs, cur_mask, cur_seat = out.obs, out.mask, out.seat
+                cur_state = out.states
+                ended = np.flatnonzero(out.done)
+                if ended.size:
+                    lt = learner_team[ended]
+                    diff = out.final_score[ended, lt] - out.final_score[ended, 1 - lt]
+                    for k, d in zip(opp_kind[ended], diff, strict=True):
+                        episode_stats[int(k)].append(float(d))
+                    draw_opponents(ended, progress)
+
+        # ---------------------------------------------------------------- advantages
+        with timers("inference"), torch.inference_mode():
+            encode_all_seats(env.game_states, rp, boot_x, central)
+            boot = value_of(torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)).float().cpu()
+            boot = boot.numpy().reshape(N, 4)                                   # (N, 4)
+        with timers("other"):
+            adv = seat_gae(buf_seat, buf_val, buf_rew, buf_done, boot, cfg.gamma, cfg.gae_lambda)  # (T, N)
+            sel = buf_train.reshape(-1)                                          # (T*N,) trained rows
+            b_x = torch.from_numpy(buf_x.reshape(T * N, D)[sel]).to(device)     # (M, D)
+            b_mask = torch.from_numpy(buf_mask.reshape(T * N, N_ACTIONS)[sel]).to(device)
+            b_act = torch.from_numpy(buf_act.reshape(-1)[sel]).to(device)
+            b_logp = torch.from_numpy(buf_logp.reshape(-1)[sel]).to(device)
+            b_val = torch.from_numpy(buf_val.reshape(-1)[sel]).to(device)
+            b_adv = torch.from_numpy(adv.reshape(-1)[sel]).to(device)
+            b_ret = b_adv + b_val
+            M = int(sel.sum())
+
+        # ---------------------------------------------------------------- update
+        with timers("update"):
+            policy.train()
+            mb = max(1, math.ceil(M / cfg.num_minibatches))
+            stats_acc: dict[str, list[float]] = defaultdict(list)
+            stop = False
+            for _epoch in range(cfg.epochs):
+                perm = torch.from_numpy(np_gen.permutation(M)).to(device)
+                for s in range(0, M, mb):
+                    idx = perm[s:s + mb]
+                    x = b_x[idx]
+                    logits, v = policy(x[:, :OBS_DIM])
+                    if critic is not None:
+                        v = critic(x)
+                    new_logp, ent = log_prob_entropy(apply_mask(logits, b_mask[idx]), b_mask[idx], b_act[idx])
+                    lo = ppo_loss(new_logp, ent, v, b_logp[idx], b_val[idx], b_adv[idx], b_ret[idx],
+                                  cfg.clip_eps, cfg.vf_coef, cfg.ent_coef, cfg.clip_vloss, cfg.norm_adv)
+                    optimizer.zero_grad(set_to_none=True)
+                    lo.loss.backward()
+                    gn = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+                    optimizer.step()
+                    for name in ("loss", "pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"):
+                        stats_acc[name].append(float(getattr(lo, name).detach()))
+                    stats_acc["grad_norm"].append(float(gn))
+                    if cfg.target_kl is not None and float(lo.approx_kl) > cfg.target_kl:
+                        stop = True
+                        break
+                if stop:
+                    break
+
+        iteration += 1
+        env_decisions += N * T
+        trained_decisions += M
+
+        # ---------------------------------------------------------------- logging
+        with timers("other"):
+            it_time = time.perf_counter() - it_start
+            step = env_decisions
+            for name, vals in stats_acc.items():
+                writer.add_scalar(f"losses/{name}", float(np.mean(vals)), step)
+            y, p = b_ret.cpu().numpy(), b_val.cpu().numpy()
+            var_y = float(np.var(y))
+            expl_var = math.nan if var_y == 0 else 1 - float(np.var(y - p)) / var_y
+            writer.add_scalar("losses/explained_variance", expl_var, step)
+            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], step)
+            writer.add_scalar("charts/decisions_per_s", N * T / it_time, step)
+            writer.add_scalar("charts/trained_decisions_per_s", M / it_time, step)
+            writer.add_scalar("charts/trained_decisions", trained_decisions, step)
+            writer.add_scalar("charts/snapshots", snap_filled, step)
+            for k, vals in episode_stats.items():
+                writer.add_scalar(f"train/score_diff_vs_{OPPONENT_KINDS[k]}", float(np.mean(vals)), step)
+            spent = {k: timers.total[k] - t_before.get(k, 0.0) for k in timers.total}
+            for k, v in spent.items():
+                writer.add_scalar(f"time/{k}_s", v, step)
+                writer.add_scalar(f"time/{k}_share", v / it_time, step)
+
+        if cfg.eval_every and iteration % cfg.eval_every == 0 and iteration < total_iters:
+            last_eval = run_eval()
+        if iteration == total_iters:
+            last_eval = run_eval()
+        if iteration % cfg.checkpoint_every == 0 or iteration == last_iter:
+            save(run_dir / "checkpoints" / "latest.pt", elapsed_before + time.monotonic() - start)
+        writer.flush()
+
+        now = time.monotonic()
+        if cfg.progress and (iteration == last_iter or now - last_print >= (0.5 if tty else 10.0)):
+            last_print = now
+            done_here = iteration - (int(ckpt["trainer"]["iteration"]) if ckpt else 0)
+            per_it = (now - start) / max(1, done_here)
+            frac = iteration / total_iters
+            bar = "#" * int(20 * frac) + "." * (20 - int(20 * frac))
+            ev = " ".join(f"vs {k} {v['points_per_hand']:+.1f}" for k, v in last_eval.items())
+            line = (f"{cfg.name} [{bar}] it {iteration}/{total_iters} {env_decisions / 1e6:.2f}M dec "
+                    f"{N * T / it_time:,.0f} dec/s ent {np.mean(stats_acc['entropy']):.2f} "
+                    f"{ev} elapsed {hms(now - start)} left {hms(per_it * (last_iter - iteration))}")
+            print(("\r" if tty else "") + line, end="\n" if (not tty or iteration == last_iter) else "",
+                  file=sys.stderr, flush=True)
+
+    writer.close()
+    wall = time.monotonic() - start
+    shares = {k: v / wall for k, v in timers.total.items()} if wall > 0 else {}
+    return {"run_dir": str(run_dir), "iterations": iteration, "env_decisions": env_decisions,
+            "trained_decisions": trained_decisions, "wall_s": wall,
+            "cpu_s": time.process_time() - cpu_start, "time_s": dict(timers.total),
+            "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": best_eval,
+            "checkpoint": str(run_dir / "checkpoints" / "latest.pt")}
+
+
+# ---------------------------------------------------------------------------------- CLI
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python train.py", description=__doc__.split("\n")[0])
+    ap.add_argument("--config", help="YAML config (configs/*.yaml); keys: see agents/ppo.py TrainConfig")
+    ap.add_argument("--resume", metavar="RUN_DIR",
+                    help="continue the run in RUN_DIR from checkpoints/latest.pt")
+    ap.add_argument("--stop-after", type=int, metavar="N", help="stop after N iterations in total "
+                    "(checkpointed; resume later)")
+    ap.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. lr=1e-4")
+    args = ap.parse_args(argv)
+    try:
+        if args.stop_after is not None and args.stop_after < 1:
+            raise ConfigError(f"--stop-after: {args.stop_after} is not allowed; allowed: an integer >= 1")
+        if args.resume:
+            if args.config:
+                raise ConfigError("--resume takes the config stored in the run; do not pass --config too")
+            ckpt = load_trainer_checkpoint(Path(args.resume) / "checkpoints" / "latest.pt")
+            values = dict(ckpt["trainer"]["config"])
+            for text in args.overrides:
+                k, v = parse_override(text)
+                if k not in RESUME_OVERRIDABLE:
+                    raise ConfigError(f"override {text!r}: {k!r} cannot change when resuming (it would "
+                                      f"change the run); allowed: {', '.join(RESUME_OVERRIDABLE)}")
+                values[k] = v
+            cfg = make_config(values)
+            del ckpt
+            summary = train(cfg, resume=Path(args.resume), stop_after=args.stop_after)
+        else:
+            if not args.config:
+                raise ConfigError("give --config FILE (e.g. configs/quickstart.yaml) or --resume RUN_DIR")
+            cfg = load_config(args.config, args.overrides)
+            summary = train(cfg, stop_after=args.stop_after)
+    except (ConfigError, CheckpointError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted; resume from the last checkpoint with --resume RUN_DIR", file=sys.stderr)
+        return 130
+    ev = " ".join(f"vs {k}: {v['points_per_hand']:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
+                  for k, v in summary["eval"].items())
+    print(f"done: {summary['iterations']} iterations, {summary['env_decisions']:,} decisions "
+          f"({summary['trained_decisions']:,} trained) in {hms(summary['wall_s'])} "
+          f"(CPU time {hms(summary['cpu_s'])}); {ev}; "
+          f"checkpoint {summary['checkpoint']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
