@@ -130,7 +130,7 @@ D7 = 7
 
 
 # ---------------------------------------------------------------------------------- bit helpers
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def popcount(x: int) -> int:
     """Number of set bits of a non-negative mask (SWAR, no multiplication, so no overflow)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -142,13 +142,13 @@ def popcount(x: int) -> int:
     return x & 0x7F
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def lowest_bit(x: int) -> int:
     """Index of the lowest set bit of a non-zero mask."""
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def nth_bit(x: int, n: int) -> int:
     """Index of the n-th (0-based) set bit of x, counting from bit 0."""
     for _ in range(n):
@@ -156,7 +156,7 @@ def nth_bit(x: int, n: int) -> int:
     return lowest_bit(x)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def xorshift32(x: int) -> int:
     """Marsaglia's xorshift32 on a non-zero state < 2**32; returns the next state."""
     x ^= (x << 13) & 0xFFFFFFFF
@@ -165,7 +165,7 @@ def xorshift32(x: int) -> int:
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def random_below(st: np.ndarray, n: int) -> int:
     """Advance the game's generator and return an integer in [0, n) (n < 2**30).
 
@@ -221,7 +221,7 @@ def legal_cards(hand: int, trick: np.ndarray, n: int, contract: int, rp: np.ndar
     return _legal(hand, trick[0] // 9, n, trick[win_pos], win_pos, contract, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _legal(hand: int, lead_suit: int, n: int, win_card: int, win_pos: int, contract: int,
            rp: np.ndarray) -> int:
     """:func:`legal_cards` given the led suit and the card (and its position) winning so far."""
@@ -259,7 +259,7 @@ def card_points(card: int, contract: int, rp: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- Weis
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def weis_key(points: int, ncards: int, height: int, suit: int, is_quad: bool, position: int,
              contract: int, rp: np.ndarray) -> int:
     """An integer that orders Weis as the rules compare them (larger wins).
@@ -286,7 +286,7 @@ def weis_key(points: int, ncards: int, height: int, suit: int, is_quad: bool, po
     return k * 4 + (3 - position)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _sequences(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, start: int) -> int:
     """Append each maximal run of >= 3 cards of ``hand`` to ``out`` rows from ``start``.
 
@@ -309,7 +309,7 @@ def _sequences(hand: int, contract: int, position: int, rp: np.ndarray, out: np.
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray) -> int:
     """The Weis a player declares from a 9-card ``hand`` (RULES §5), written to ``out``.
 
@@ -360,7 +360,7 @@ def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np
     return best_n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _add_quad(r: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, k: int) -> int:
     out[k, 0] = rp[RP_QUAD + r]
     out[k, 1] = QUAD_MASK[r]
@@ -368,7 +368,7 @@ def _add_quad(r: int, contract: int, position: int, rp: np.ndarray, out: np.ndar
     return k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """Compare the teams' best single Weis; the winner scores all Weis of both its players."""
     contract = st[S_CONTRACT]
@@ -401,7 +401,7 @@ def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------------------- scoring
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
     """Write ``amount`` (before the multiplier) to a team's round score and, in a match, its total.
 
@@ -423,7 +423,7 @@ def _credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = team
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
     """Round over: decide the match where the rules say so."""
     st[S_PHASE] = PHASE_OVER
@@ -440,7 +440,7 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------------------- transitions
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Begin a round with the given 4 hands and dealer; match fields are kept."""
     for p in range(4):
@@ -479,7 +479,7 @@ def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) 
         st[S_TRICK_POINTS + i] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def deal(st: np.ndarray, hands: np.ndarray) -> None:
     """Deal the 36 cards at random into ``hands`` (4 bitboards) with the game's generator.
 
@@ -510,7 +510,7 @@ def deal(st: np.ndarray, hands: np.ndarray) -> None:
     hands[3] = h3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Deal from the game's generator and start a round.
 
@@ -555,7 +555,7 @@ def sync_trick_winner(st: np.ndarray) -> None:
         st[S_WIN_STRENGTH] = STRENGTH[st[S_CONTRACT], st[S_TRICK] // 9, st[S_TRICK + pos]]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     """The legal actions of the player to move as a 43-bit mask (bit a = action a legal)."""
     phase = st[S_PHASE]
@@ -586,7 +586,7 @@ def legal_actions(st: np.ndarray, rp: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
     st[S_CONTRACT] = contract
     st[S_DECLARER] = st[S_TO_MOVE]
@@ -605,7 +605,7 @@ def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
                 st[S_STOECK_PLAYER] = p
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
     p = st[S_TO_MOVE]
     bit = np.int64(1) << card
@@ -641,7 +641,7 @@ def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
         st[S_PHASE] = PHASE_OVER                      # the match was decided during the round
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
     contract = st[S_CONTRACT]
     t = st[S_TRICK_NO]
@@ -672,7 +672,7 @@ def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
         _end_of_round(st, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """Apply a *legal* action of the player to move (check with :func:`legal_actions_mask`)."""
     if action < CONTRACT_OFFSET:
@@ -684,7 +684,7 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         _choose_contract(st, action - CONTRACT_OFFSET, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def random_legal_action(st: np.ndarray, rp: np.ndarray) -> int:
     """A uniformly random legal action, drawn with the game's own generator."""
     m = legal_actions_mask(st, rp)
