@@ -67,6 +67,8 @@ def aec_rate(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[fl
             legal = obs["action_mask"].nonzero()[0]
             e.step(int(legal[int(u[k & (U_SIZE - 1)] * len(legal))]))
             k += 1
+    u = rng.random(U_SIZE)                       # fresh draws for the timed part
+    k = 0
     c0, w0 = time.process_time(), time.perf_counter()
     end = w0 + seconds
     while True:

@@ -35,7 +35,6 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numba  # noqa: E402
-import numpy as np  # noqa: E402
 
 from jass_env.vector import VectorJassEnv  # noqa: E402
 
@@ -66,33 +65,18 @@ def decisions_per_s(env: VectorJassEnv, seconds: float) -> tuple[float, float]:
 
 
 def aec_steps_per_s(rules: str, seconds: float) -> float | None:
-    """Decisions per second of random legal play through the AEC env (None if it is missing)."""
+    """Decisions per second of random legal play through the AEC ``raw_env``, measured exactly as
+    ``benchmarks/env.py`` does (``last()`` every step); None if the AEC env is missing."""
     try:
         from jass_env.aec import raw_env
     except ImportError as exc:
         print(f"AEC env: skipped (jass_env.aec not importable: {exc})")
         return None
-    env = raw_env(rules=rules)
-    rng = np.random.default_rng(0)
-    env.reset(seed=0)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from env import aec_rate
 
-    def play(n: int) -> int:
-        done = 0
-        while done < n:
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.reset()
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            done += 1
-        return done
-
-    play(200)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += play(500)
-    return steps / (time.perf_counter() - start)
+    _, per_wall_s = aec_rate(lambda: raw_env(rules=rules), seconds)
+    return per_wall_s
 
 
 def traced_bytes(num_envs: int, rules: str) -> int:
