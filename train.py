@@ -10,6 +10,10 @@ and who sits opposite: the current policy itself (then all four seats are traini
 frozen earlier snapshot, the random bot or the heuristic bot (weights ``opponents`` ->
 ``opponents_final``). The learner's partner is always the learner. A centralized critic (option
 ``central_critic``) sees the full state (all hands) while the policy sees its observation only.
+With ``bc_decisions`` > 0, a behaviour-cloning warm start (:func:`warm_start`) runs once before
+iteration 0: the policy imitates the heuristic bot, which plays all four seats, and the value
+function learns that play's returns; the checkpoint counts it (``bc_decisions_done``), so a
+resumed run does not repeat it.
 
 The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``) holds ``config.yaml`` (resolved
 config), TensorBoard event files, and ``checkpoints/latest.pt`` (every ``checkpoint_every``
@@ -43,6 +47,7 @@ from agents.ppo import (
     ConfigError,
     CriticNet,
     TrainConfig,
+    bc_loss,
     config_yaml,
     encode_all_seats,
     load_config,
@@ -194,6 +199,107 @@ def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
     return ckpt
 
 
+# ---------------------------------------------------------------------------------- warm start
+def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, device: torch.device,
+               writer: Any = None) -> dict[str, float]:
+    """Behaviour-cloning warm start: imitate the heuristic bot for ``cfg.bc_rounds`` batches.
+
+    Its own :class:`VectorJassEnv` (the trainer's settings, ``num_envs`` games, seed
+    ``cfg.seed + 1``) plays ``rollout_steps`` steps per batch with the heuristic in all four
+    seats; then ``bc_epochs`` passes of ``num_minibatches`` Adam steps (``bc_lr``, its own
+    optimizer; gradient norm clipped at ``max_grad_norm``) minimise, over every decision, the
+    cross-entropy of the masked policy to the heuristic's action plus ``vf_coef`` x the squared
+    error of the value (critic, or the policy's value head) to the TD(lambda) returns of that
+    play (``seat_gae`` with ``gamma``/``gae_lambda``). Deterministic; uses no global RNG, so the
+    PPO that follows draws exactly what it would without the warm start. Logs ``bc/loss``,
+    ``bc/value_loss`` and ``bc/accuracy`` (first-pass agreement with the heuristic, on decisions
+    not yet trained on) at step = warm-start decisions so far. Returns the last batch's stats and
+    ``decisions`` (env decisions played).
+    """
+    N, T = cfg.num_envs, cfg.rollout_steps
+    central = critic is not None
+    D = STATE_DIM if central else OBS_DIM
+    env = VectorJassEnv(N, rules=cfg.rules, episode=cfg.episode, reward=cfg.reward, check_actions=False,
+                        state_obs=central, parallel=cfg.env_parallel)
+    rp = env.rp
+    gen = np.random.default_rng(cfg.seed + 1)                 # minibatch order
+    params = list(policy.parameters()) + (list(critic.parameters()) if central else [])
+    opt = torch.optim.Adam(params, lr=cfg.bc_lr, eps=1e-5)
+
+    def value_of(x: torch.Tensor) -> torch.Tensor:
+        return critic(x) if critic is not None else policy(x[:, :OBS_DIM])[1]
+
+    r = env.reset(seed=cfg.seed + 1)
+    obs, mask, seat = r.obs, r.mask, r.seat
+    state = env.states() if central else None
+    buf_x = np.zeros((T, N, D), np.float32)
+    buf_mask = np.zeros((T, N, N_ACTIONS), bool)
+    buf_seat = np.zeros((T, N), np.int64)
+    buf_act = np.zeros((T, N), np.int64)
+    buf_rew = np.zeros((T, N, 4), np.float32)
+    buf_done = np.zeros((T, N), bool)
+    boot_x = np.zeros((N, 4, D), np.float32)
+    decisions = 0
+    stats: dict[str, float] = {}
+    start = time.monotonic()
+    for rnd in range(cfg.bc_rounds):
+        for t in range(T):
+            buf_x[t] = state if central else obs
+            buf_mask[t] = mask
+            buf_seat[t] = seat
+            actions = heuristic_actions(obs, mask, rp)
+            buf_act[t] = actions
+            out = env.step(actions)
+            buf_rew[t] = out.rewards
+            buf_done[t] = out.done
+            obs, mask, seat, state = out.obs, out.mask, out.seat, out.states
+        decisions += N * T
+        M = N * T
+        b_x = torch.from_numpy(buf_x.reshape(M, D)).to(device)
+        b_mask = torch.from_numpy(buf_mask.reshape(M, N_ACTIONS)).to(device)
+        b_act = torch.from_numpy(buf_act.reshape(M)).to(device)
+        with torch.inference_mode():
+            policy.eval()
+            val = value_of(b_x).float().cpu().numpy().reshape(T, N)
+            encode_all_seats(env.game_states, rp, boot_x, central)
+            boot = value_of(torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)).float().cpu()
+        adv = seat_gae(buf_seat, val, buf_rew, buf_done, boot.numpy().reshape(N, 4), cfg.gamma,
+                       cfg.gae_lambda)
+        b_ret = torch.from_numpy((adv + val).reshape(M)).to(device)
+        policy.train()
+        mb = max(1, math.ceil(M / cfg.num_minibatches))
+        acc: dict[str, list[float]] = defaultdict(list)
+        for epoch in range(cfg.bc_epochs):
+            perm = torch.from_numpy(gen.permutation(M)).to(device)
+            for s in range(0, M, mb):
+                idx = perm[s:s + mb]
+                x = b_x[idx]
+                logits, v = policy(x[:, :OBS_DIM])
+                if critic is not None:
+                    v = critic(x)
+                ce, hit = bc_loss(apply_mask(logits, b_mask[idx]), b_act[idx])
+                v_loss = 0.5 * ((v - b_ret[idx]) ** 2).mean()
+                loss = ce + cfg.vf_coef * v_loss
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+                opt.step()
+                acc["loss"].append(float(ce.detach()))
+                acc["value_loss"].append(float(v_loss.detach()))
+                if epoch == 0:
+                    acc["accuracy"].append(float(hit))
+        stats = {k: float(np.mean(v)) for k, v in acc.items()}
+        if writer is not None:
+            for k, v in stats.items():
+                writer.add_scalar(f"bc/{k}", v, decisions)
+        if cfg.progress and (rnd + 1 == cfg.bc_rounds or (rnd + 1) % 20 == 0):
+            print(f"{cfg.name} warm start {rnd + 1}/{cfg.bc_rounds} {decisions / 1e6:.2f}M dec "
+                  f"loss {stats['loss']:.3f} accuracy {stats['accuracy']:.3f} "
+                  f"elapsed {hms(time.monotonic() - start)}", file=sys.stderr, flush=True)
+    policy.eval()
+    return {**stats, "decisions": float(decisions)}
+
+
 # ---------------------------------------------------------------------------------- training
 def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = None,
           stop_after: int | None = None) -> dict[str, Any]:
@@ -248,6 +354,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     trained_decisions = 0
     best_eval: float | None = None
     elapsed_before = 0.0
+    bc_done = 0                                   # warm-start decisions played (before iteration 0)
+    bc_stats: dict[str, float] = {}
 
     def draw_opponents(games: np.ndarray, progress: float) -> None:
         w = cfg.opponent_weights(progress)
@@ -296,6 +404,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         trained_decisions = int(tr["trained_decisions"])
         best_eval = tr["best_eval"]
         elapsed_before = float(tr["elapsed"])
+        bc_done = int(tr.get("bc_decisions_done", 0))
 
     def cpu_state(net: torch.nn.Module) -> dict[str, torch.Tensor]:
         return {k: v.detach().cpu() for k, v in net.state_dict().items()}
@@ -304,7 +413,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         trainer = {
             "format": TRAINER_FORMAT, "config": cfg.to_dict(), "iteration": iteration,
             "env_decisions": env_decisions, "trained_decisions": trained_decisions, "best_eval": best_eval,
-            "elapsed": elapsed,
+            "elapsed": elapsed, "bc_decisions_done": bc_done,
             "critic": cpu_state(critic) if critic is not None else None,
             "optimizer": optimizer.state_dict(), "snap_filled": snap_filled,
             "snapshots": [cpu_state(s) for s in snapshots[:snap_filled]],
@@ -342,6 +451,13 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     last_eval: dict[str, dict[str, float]] = {}
     tty = sys.stderr.isatty()
     eval_policy = PolicyNet(cfg.hidden).to(device)
+    if ckpt is None and cfg.bc_decisions > 0:
+        # warm start once, before iteration 0 (never checkpointed half-way; a resumed run has done it)
+        with timers("warm_start"):
+            bc_stats = warm_start(cfg, policy, critic, device, writer)
+        bc_done = int(bc_stats["decisions"])
+        snapshots[0].load_state_dict(policy.state_dict())
+    ppo_start = time.monotonic()                  # for the time-left estimate (warm start excluded)
 
     def run_eval() -> dict[str, dict[str, float]]:
         nonlocal best_eval
@@ -509,7 +625,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         if cfg.progress and (iteration == last_iter or now - last_print >= (0.5 if tty else 10.0)):
             last_print = now
             done_here = iteration - (int(ckpt["trainer"]["iteration"]) if ckpt else 0)
-            per_it = (now - start) / max(1, done_here)
+            per_it = (now - ppo_start) / max(1, done_here)
             frac = iteration / total_iters
             bar = "#" * int(20 * frac) + "." * (20 - int(20 * frac))
             ev = " ".join(f"vs {k} {v['points_per_hand']:+.1f}" for k, v in last_eval.items())
@@ -526,6 +642,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
             "trained_decisions": trained_decisions, "wall_s": wall,
             "cpu_s": time.process_time() - cpu_start, "time_s": dict(timers.total),
             "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": best_eval,
+            "bc_decisions": bc_done, "bc": bc_stats,
             "checkpoint": str(run_dir / "checkpoints" / "latest.pt")}
 
 
@@ -569,7 +686,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     ev = " ".join(f"vs {k}: {v['points_per_hand']:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
                   for k, v in summary["eval"].items())
-    print(f"done: {summary['iterations']} iterations, {summary['env_decisions']:,} decisions "
+    bc = f" after a {summary['bc_decisions']:,}-decision warm start" if summary["bc_decisions"] else ""
+    print(f"done: {summary['iterations']} iterations, {summary['env_decisions']:,} decisions{bc} "
           f"({summary['trained_decisions']:,} trained) in {hms(summary['wall_s'])} "
           f"(CPU time {hms(summary['cpu_s'])}); {ev}; "
           f"checkpoint {summary['checkpoint']}")

@@ -109,6 +109,15 @@ class TrainConfig:
     num_minibatches: int = field(default=4, metadata=_meta("an integer >= 1", _pos))
     norm_adv: bool = field(default=True, metadata=_meta("true or false"))
     target_kl: float | None = field(default=None, metadata=_meta("a number > 0 or null", _pos))
+    # behaviour-cloning warm start, run once before PPO iteration 0: all four seats play the
+    # heuristic bot; the policy learns its actions (cross-entropy on the masked logits) and the
+    # value function the TD(lambda) returns of that play
+    bc_decisions: int = field(default=0, metadata=_meta(
+        "an integer >= 0 (env decisions of imitation before PPO; 0 = no warm start)", _nonneg))
+    bc_lr: float = field(default=1e-3, metadata=_meta(
+        "a number > 0 (Adam step size of the warm start)", _pos))
+    bc_epochs: int = field(default=2, metadata=_meta(
+        "an integer >= 1 (passes over each warm-start batch)", _pos))
     # self-play opponent pool: weights per opponent kind (drawn per game at episode start),
     # interpolated linearly from `opponents` to `opponents_final` (if given) over the run
     opponents: dict[str, float] = field(
@@ -137,6 +146,11 @@ class TrainConfig:
     @property
     def iterations(self) -> int:
         return self.total_decisions // self.batch_decisions
+
+    @property
+    def bc_rounds(self) -> int:
+        """Batches (of ``batch_decisions`` env decisions each) of the behaviour-cloning warm start."""
+        return -(-self.bc_decisions // self.batch_decisions)
 
     def opponent_weights(self, progress: float) -> np.ndarray:
         """Normalised weights (len(OPPONENT_KINDS),) at ``progress`` in [0, 1] of the run."""
@@ -387,6 +401,16 @@ def ppo_loss(new_logp: torch.Tensor, entropy: torch.Tensor, new_values: torch.Te
     return LossOut(loss, pg_loss, v_loss, ent, approx_kl, clipfrac)
 
 
+def bc_loss(masked_logits: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Behaviour-cloning loss: mean cross-entropy (scalar) of the masked policy (B, 43) (after
+    ``apply_mask``) against the teacher's actions ``targets`` (B,), and the share (scalar, no
+    gradient) of rows where the policy's greedy action equals the teacher's."""
+    loss = torch.nn.functional.cross_entropy(masked_logits, targets.long())
+    with torch.no_grad():
+        acc = (masked_logits.argmax(-1) == targets).float().mean()
+    return loss, acc
+
+
 # ---------------------------------------------------------------------------------- advantages
 @njit(cache=True)
 def seat_gae(seat: np.ndarray, values: np.ndarray, rewards: np.ndarray, done: np.ndarray,
@@ -465,4 +489,4 @@ def encode_all_seats(game_states: np.ndarray, rp: np.ndarray, out: np.ndarray, w
 
 __all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "make_config",
            "load_config", "parse_override", "config_yaml", "CriticNet", "log_prob_entropy", "LossOut",
-           "ppo_loss", "seat_gae", "observe_games", "encode_all_seats"]
+           "ppo_loss", "bc_loss", "seat_gae", "observe_games", "encode_all_seats"]

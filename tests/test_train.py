@@ -234,3 +234,65 @@ def test_corrupt_truncated_or_foreign_checkpoints_give_a_clear_error(tmp_path, c
         train.load_trainer_checkpoint(latest)
     assert train.main(["--resume", str(tmp_path / "nowhere")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------- warm start
+def _heuristic_batch(games: int = 64, steps: int = 40, seed: int = 123):
+    """A fixed batch of (obs, mask, heuristic action) from heuristic-only play."""
+    env = VectorJassEnv(games)
+    obs, mask, _ = env.reset(seed=seed)
+    xs, ms, acts = [], [], []
+    for _ in range(steps):
+        a = heuristic_actions(obs, mask, env.rp)
+        xs.append(obs.copy())
+        ms.append(mask.copy())
+        acts.append(a)
+        out = env.step(a)
+        obs, mask = out.obs, out.mask
+    return (torch.from_numpy(np.concatenate(xs)), torch.from_numpy(np.concatenate(ms)),
+            torch.from_numpy(np.concatenate(acts)))
+
+
+def _agreement(net, batch) -> float:
+    x, m, a = batch
+    with torch.no_grad():
+        return float((net.masked_logits(x, m).argmax(-1) == a).float().mean())
+
+
+def test_behaviour_cloning_warm_start_raises_agreement_with_the_heuristic_and_is_not_redone(tmp_path):
+    from agents.network import PolicyNet
+    from agents.ppo import CriticNet
+
+    batch = _heuristic_batch()
+    cfg = smoke(tmp_path, "bc_decisions=8192", "bc_lr=3e-3", "bc_epochs=4")
+    assert cfg.bc_rounds == 16
+    policy, critic = PolicyNet(cfg.hidden, seed=cfg.seed), CriticNet(cfg.critic_hidden, seed=cfg.seed + 1)
+    before = _agreement(policy, batch)
+    stats = train.warm_start(cfg, policy, critic, torch.device("cpu"))
+    after = _agreement(policy, batch)
+    assert stats["decisions"] == 8192 and math.isfinite(stats["loss"]) and math.isfinite(stats["value_loss"])
+    assert after > before + 0.08, (before, after)
+
+    # in the trainer: once before iteration 0, logged, counted in the checkpoint, not redone on resume
+    summary = train.train(cfg, stop_after=1)
+    assert summary["bc_decisions"] == 8192 and summary["iterations"] == 1
+    ckpt = read_checkpoint(tmp_path / "checkpoints" / "latest.pt")
+    assert ckpt["trainer"]["bc_decisions_done"] == 8192
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    tags = EventAccumulator(str(tmp_path)).Reload().Tags()["scalars"]
+    assert {"bc/loss", "bc/accuracy", "bc/value_loss"} <= set(tags)
+    resumed = train.train(load_config(tmp_path / "config.yaml", ["eval_every=0"]), resume=tmp_path,
+                          stop_after=2)
+    assert resumed["bc"] == {} and resumed["bc_decisions"] == 8192 and resumed["iterations"] == 2
+
+
+@pytest.mark.parametrize("override, words", [
+    ("bc_decisions=-1", ["'bc_decisions'", "-1", ">= 0"]),
+    ("bc_lr=0", ["'bc_lr'", "0", "> 0"]),
+    ("bc_epochs=0", ["'bc_epochs'", "0", ">= 1"]),
+])
+def test_bad_warm_start_values_are_named(override, words):
+    with pytest.raises(ConfigError) as e:
+        load_config(SMOKE, [override])
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
