@@ -99,19 +99,15 @@ def _env_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, is_match: 
     """
     step_with_rewards(st, action, rp, kind, rewards)
     nonzero = rewards[0] != 0.0 or rewards[1] != 0.0 or rewards[2] != 0.0 or rewards[3] != 0.0
-    if st[core.S_PHASE] == core.PHASE_OVER:
-        if is_match and st[core.S_MATCH_WINNER] < 0:
-            core.next_round(st, rp)
-        else:
-            return -1, 0, nonzero
+    if core.episode_over(st, rp):
+        return -1, 0, nonzero
     return st[core.S_TO_MOVE], core.legal_actions_mask(st, rp), nonzero
 
 
 @njit(cache=True)
 def _env_reset(st: np.ndarray, rp: np.ndarray, is_match: bool) -> tuple[int, int]:
     """Start an episode: match fields, first deal. Returns (player to move, legal mask)."""
-    core.reset_match(st, is_match)
-    core.deal_round(st, -1, rp)
+    core.start_episode(st, rp, is_match)
     return st[core.S_TO_MOVE], core.legal_actions_mask(st, rp)
 
 

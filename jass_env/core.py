@@ -698,6 +698,27 @@ def next_round(st: np.ndarray, rp: np.ndarray) -> None:
 
 
 @njit(cache=True, error_model="numpy")
+def start_episode(st: np.ndarray, rp: np.ndarray, is_match: bool) -> None:
+    """Begin an episode from the game's own generator: a single round, or a match's first round."""
+    reset_match(st, is_match)
+    deal_round(st, -1, rp)
+
+
+@njit(cache=True, error_model="numpy")
+def episode_over(st: np.ndarray, rp: np.ndarray) -> bool:
+    """After an action: True when the episode (the round, or the match in match mode) has ended.
+
+    In a match whose round ended without deciding it, the next round is dealt here.
+    """
+    if st[S_PHASE] != PHASE_OVER:
+        return False
+    if st[S_MATCH] and st[S_MATCH_WINNER] < 0:
+        next_round(st, rp)
+        return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
 def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
     """Deal and play ``n_rounds`` full rounds with random legal actions (benchmark and tests).
 

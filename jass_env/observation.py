@@ -152,9 +152,14 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
 @njit(cache=True)
 def encode_action_mask(st: np.ndarray, rp: np.ndarray, out: np.ndarray) -> None:
     """Write the legal actions of the player to move as 0/1 into ``out`` (length 43, any dtype)."""
-    m = core.legal_actions_mask(st, rp)
+    write_action_bits(core.legal_actions_mask(st, rp), out)
+
+
+@njit(cache=True)
+def write_action_bits(bits: int, out: np.ndarray) -> None:
+    """Write a 43-bit legal-action mask as 0/1 into ``out`` (length 43, any dtype)."""
     for a in range(43):
-        out[a] = (m >> a) & 1
+        out[a] = (bits >> a) & 1
 
 
 def observation_slice(obs: np.ndarray, name: str) -> np.ndarray:

@@ -19,7 +19,7 @@ already the first one of the next episode.
 Every rule lives in :mod:`jass_env.core`: the batch loop below (:func:`_step_batch`) is a numba
 function over the ``(num_envs, S_SIZE)`` state array calling ``rewards.step_with_rewards``,
 ``observation.encode_observation`` / ``encode_action_mask`` / ``encode_state`` and
-``core.deal_round`` / ``core.next_round`` / ``core.reset_match``, exactly what the AEC environment
+``core.start_episode`` / ``core.episode_over``, exactly what the AEC environment
 calls for one game.
 
 Arrays: every returned array is preallocated once, C-contiguous, with dtypes float32 / bool / int64,
@@ -87,14 +87,7 @@ def _observe(st: np.ndarray, rp: np.ndarray, i: int, obs: np.ndarray, mask: np.n
         obs[i, :] = state_out[i, :OBS_DIM]
     else:
         observation.encode_observation(st, p, rp, obs[i])
-    observation.encode_action_mask(st, rp, mask[i])
-
-
-@njit(cache=True)
-def _new_episode(st: np.ndarray, rp: np.ndarray, is_match: bool) -> None:
-    """Start an episode from the game's own generator, as the AEC env's reset() does."""
-    core.reset_match(st, is_match)
-    core.deal_round(st, -1, rp)
+    observation.write_action_bits(legal[i], mask[i])
 
 
 @njit(cache=True)
@@ -105,7 +98,7 @@ def _reset_batch(states: np.ndarray, rng: np.ndarray, rp: np.ndarray, is_match: 
         st = states[i]
         st[:] = 0
         st[core.S_RNG] = rng[i]
-        _new_episode(st, rp, is_match)
+        core.start_episode(st, rp, is_match)
         _observe(st, rp, i, obs, mask, seat, legal, state_out, want_state)
 
 
@@ -126,24 +119,19 @@ def _step_one(i: int, st: np.ndarray, action: int, rp: np.ndarray, kind: int, is
               want_state: bool) -> None:
     """Game ``i``: apply, reward, auto-reset a finished episode, encode the next step."""
     rewards.step_with_rewards(st, action, rp, kind, rew[i])
-    finished = False
-    if st[core.S_PHASE] == core.PHASE_OVER:
-        if not is_match:
-            finished = True
+    finished = core.episode_over(st, rp)
+    if finished:
+        if is_match:
+            final_score[i, 0] = st[core.S_MATCH_SCORE]
+            final_score[i, 1] = st[core.S_MATCH_SCORE + 1]
+            winner[i] = st[core.S_MATCH_WINNER]
+        else:
             a = st[core.S_SCORE]
             b = st[core.S_SCORE + 1]
             final_score[i, 0] = a
             final_score[i, 1] = b
             winner[i] = 0 if a > b else (1 if b > a else 2)
-            _new_episode(st, rp, False)
-        elif st[core.S_MATCH_WINNER] >= 0:
-            finished = True
-            final_score[i, 0] = st[core.S_MATCH_SCORE]
-            final_score[i, 1] = st[core.S_MATCH_SCORE + 1]
-            winner[i] = st[core.S_MATCH_WINNER]
-            _new_episode(st, rp, True)
-        else:
-            core.next_round(st, rp)
+        core.start_episode(st, rp, is_match)
     done[i] = finished
     if not finished:
         final_score[i, 0] = 0
