@@ -26,6 +26,7 @@ not been interrupted. Exit status 2 with one ``error:`` line for a bad config or
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -39,9 +40,17 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.curves import plot_strength
 from agents.evaluate import deal_seed
 from agents.heuristic import heuristic_actions
-from agents.network import CheckpointError, PolicyNet, apply_mask, read_checkpoint, save_policy
+from agents.network import (
+    CheckpointError,
+    PolicyNet,
+    apply_mask,
+    load_policy,
+    read_checkpoint,
+    save_policy,
+)
 from agents.ppo import (
     OPPONENT_KINDS,
     ConfigError,
@@ -67,7 +76,8 @@ SELF, SNAPSHOT, RANDOM, HEURISTIC = (OPPONENT_KINDS.index(k)
                                      for k in ("self", "snapshot", "random", "heuristic"))
 TRAINER_FORMAT = "jass-ppo-trainer/1"
 #: config keys a resumed run may change (they do not change what is computed)
-RESUME_OVERRIDABLE = ("progress", "device", "torch_threads", "eval_every", "eval_deals", "checkpoint_every")
+RESUME_OVERRIDABLE = ("progress", "device", "torch_threads", "eval_every", "eval_deals", "checkpoint_every",
+                      "final_eval_deals", "final_eval_seed")
 
 
 # ---------------------------------------------------------------------------------- small helpers
@@ -118,16 +128,18 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str, deals: int, seed: i
                     device: torch.device) -> dict[str, float]:
     """Duplicate evaluation of the greedy policy against ``bot`` ("random" or "heuristic").
 
-    Deal i (seed ``agents.evaluate.deal_seed(seed, i)``) is played twice in one batch: the policy
+    The deals are those of ``python -m agents.evaluate policy BOT --seed SEED``: deal i (seed
+    ``agents.evaluate.deal_seed(seed, i)``, dealer i % 4) is played twice in one batch, the policy
     in seats 0&2, then in seats 1&3 on the same cards. Per deal: mean over both plays of (policy
-    team's round score - bot team's). Returns points per hand with its 95 % t-interval and the
-    share of plays the policy's team won.
+    team's round score - bot team's). Against the (deterministic) heuristic the result equals the
+    evaluation tool's; against random the bot's dice differ. Returns points per hand with its 95 %
+    t-interval and the share of plays the policy's team won.
     """
     n = 2 * deals
     env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
     rp = env.rp
     seeds = [deal_seed(seed, i) for i in range(deals)] * 2
-    obs, mask, seat = env.reset(seeds=seeds)
+    obs, mask, seat = env.reset(seeds=seeds, dealers=np.arange(n) % deals % 4)
     team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (n,) the policy's team per game
     rng = np.random.default_rng(seed)
     finished = np.zeros(n, dtype=bool)
@@ -160,6 +172,50 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str, deals: int, seed: i
     return {"points_per_hand": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
             "round_win_rate": float(np.mean(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)))),
             "deals": deals}
+
+
+def final_results(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict[str, Any]:
+    """Evaluate ``latest.pt`` and (if it is another iteration) ``best.pt`` of ``run_dir`` against
+    every eval opponent on ``final_eval_deals`` deals of the set ``final_eval_seed``; write
+    ``results.json`` and ``results.md`` (the table) into ``run_dir``; return the JSON dict."""
+    rows = []
+    seen: set[int] = set()
+    for name in ("latest.pt", "best.pt"):
+        path = run_dir / "checkpoints" / name
+        if not path.exists():
+            continue
+        net, ckpt = load_policy(path)
+        decisions = int(ckpt.get("trainer", {}).get("env_decisions", -1))
+        if decisions in seen:
+            continue
+        seen.add(decisions)
+        row: dict[str, Any] = {"checkpoint": str(path), "env_decisions": decisions}
+        for bot in cfg.eval_opponents:
+            row[bot] = evaluate_vs_bot(net, bot, cfg.rules, cfg.final_eval_deals, cfg.final_eval_seed,
+                                       device)
+        rows.append(row)
+    out = {"rules": cfg.rules, "deals": cfg.final_eval_deals, "deal_set_seed": cfg.final_eval_seed,
+           "opponents": list(cfg.eval_opponents), "rows": rows}
+    (run_dir / "results.json").write_text(json.dumps(out, indent=2) + "\n")
+    (run_dir / "results.md").write_text(results_table(out) + "\n")
+    return out
+
+
+def results_table(res: dict[str, Any]) -> str:
+    """The final evaluation as a Markdown table (points per hand, 95 % interval)."""
+    bots = res["opponents"]
+    lines = [f"Points per hand of the policy (greedy) on {res['deals']:,} duplicate deals, rules "
+             f"{res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
+             f"this equals `python -m agents.evaluate CHECKPOINT heuristic --deals {res['deals']} "
+             f"--seed {res['deal_set_seed']}`.",
+             "",
+             "| checkpoint | PPO decisions | " + " | ".join(f"vs {b}" for b in bots) + " |",
+             "|---|---:|" + "---:|" * len(bots)]
+    for row in res["rows"]:
+        cells = [f"{row[b]['points_per_hand']:+.1f} [{row[b]['ci_low']:+.1f}, {row[b]['ci_high']:+.1f}]"
+                 for b in bots]
+        lines.append(f"| {row['checkpoint']} | {row['env_decisions']:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------- checkpoints
@@ -455,6 +511,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         # warm start once, before iteration 0 (never checkpointed half-way; a resumed run has done it)
         with timers("warm_start"):
             bc_stats = warm_start(cfg, policy, critic, device, writer)
+        writer.add_scalar("time/warm_start_s", timers.total["warm_start"], 0)
         bc_done = int(bc_stats["decisions"])
         snapshots[0].load_state_dict(policy.state_dict())
     ppo_start = time.monotonic()                  # for the time-left estimate (warm start excluded)
@@ -463,6 +520,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         nonlocal best_eval
         eval_policy.load_state_dict(policy.state_dict())
         res = {}
+        t0 = time.perf_counter()
         with timers("eval"):
             for bot in cfg.eval_opponents:
                 r = evaluate_vs_bot(eval_policy, bot, cfg.rules, cfg.eval_deals, cfg.eval_seed, device)
@@ -471,6 +529,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 writer.add_scalar(f"eval/ci95_low_vs_{bot}", r["ci_low"], env_decisions)
                 writer.add_scalar(f"eval/ci95_high_vs_{bot}", r["ci_high"], env_decisions)
                 writer.add_scalar(f"eval/round_win_rate_vs_{bot}", r["round_win_rate"], env_decisions)
+        writer.add_scalar("time/eval_s", time.perf_counter() - t0, env_decisions)
+        writer.add_scalar("time/elapsed_s", elapsed_before + time.monotonic() - start, env_decisions)
         key = "heuristic" if "heuristic" in res else (next(iter(res)) if res else None)
         if key is not None and (best_eval is None or res[key]["points_per_hand"] > best_eval):
             best_eval = res[key]["points_per_hand"]
@@ -610,6 +670,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 writer.add_scalar(f"train/score_diff_vs_{OPPONENT_KINDS[k]}", float(np.mean(vals)), step)
             spent = {k: timers.total[k] - t_before.get(k, 0.0) for k in timers.total}
             for k, v in spent.items():
+                if k in ("eval", "warm_start"):      # logged where they happen (outside iterations)
+                    continue
                 writer.add_scalar(f"time/{k}_s", v, step)
                 writer.add_scalar(f"time/{k}_share", v / it_time, step)
 
@@ -638,11 +700,17 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     writer.close()
     wall = time.monotonic() - start
     shares = {k: v / wall for k, v in timers.total.items()} if wall > 0 else {}
+    results = None
+    if iteration == total_iters:
+        if cfg.final_eval_deals:
+            results = final_results(cfg, run_dir, device)
+        if cfg.eval_opponents:
+            plot_strength(run_dir, run_dir / "strength.png", f"{cfg.name}: strength during training")
     return {"run_dir": str(run_dir), "iterations": iteration, "env_decisions": env_decisions,
             "trained_decisions": trained_decisions, "wall_s": wall,
             "cpu_s": time.process_time() - cpu_start, "time_s": dict(timers.total),
             "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": best_eval,
-            "bc_decisions": bc_done, "bc": bc_stats,
+            "bc_decisions": bc_done, "bc": bc_stats, "results": results,
             "checkpoint": str(run_dir / "checkpoints" / "latest.pt")}
 
 
@@ -689,8 +757,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     bc = f" after a {summary['bc_decisions']:,}-decision warm start" if summary["bc_decisions"] else ""
     print(f"done: {summary['iterations']} iterations, {summary['env_decisions']:,} decisions{bc} "
           f"({summary['trained_decisions']:,} trained) in {hms(summary['wall_s'])} "
-          f"(CPU time {hms(summary['cpu_s'])}); {ev}; "
+          f"(CPU time {hms(summary['cpu_s'])}); last periodic evaluation {ev}; "
           f"checkpoint {summary['checkpoint']}")
+    if summary["results"]:
+        print("\n" + results_table(summary["results"]) + "\n")
+    run_dir = summary["run_dir"]
+    if (Path(run_dir) / "strength.png").exists():
+        print(f"strength plot: {run_dir}/strength.png; curves: tensorboard --logdir {run_dir}")
     return 0
 
 

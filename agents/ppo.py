@@ -135,6 +135,11 @@ class TrainConfig:
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"], metadata=_meta(
         f"a list of {', '.join(EVAL_OPPONENTS)}", lambda v: all(x in EVAL_OPPONENTS for x in v)))
     eval_seed: int = field(default=12345, metadata=_meta("an integer >= 0", _nonneg))
+    # at the end: latest.pt and best.pt against every eval opponent on the evaluation tool's deal
+    # set final_eval_seed (a different set from eval_seed's, on which best.pt was picked)
+    final_eval_deals: int = field(default=2000, metadata=_meta(
+        "an integer >= 2, or 0 for no final evaluation", lambda v: v == 0 or v >= 2))
+    final_eval_seed: int = field(default=0, metadata=_meta("an integer >= 0", _nonneg))
     checkpoint_every: int = field(default=10, metadata=_meta("an integer >= 1 (iterations)", _pos))
 
     # ------------------------------------------------------------------ derived

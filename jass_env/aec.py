@@ -107,7 +107,7 @@ def _env_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, is_match: 
 @njit(cache=True)
 def _env_reset(st: np.ndarray, rp: np.ndarray, is_match: bool) -> tuple[int, int]:
     """Start an episode: match fields, first deal. Returns (player to move, legal mask)."""
-    core.start_episode(st, rp, is_match)
+    core.start_episode(st, rp, is_match, -1)
     return st[core.S_TO_MOVE], core.legal_actions_mask(st, rp)
 
 

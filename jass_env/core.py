@@ -698,10 +698,14 @@ def next_round(st: np.ndarray, rp: np.ndarray) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def start_episode(st: np.ndarray, rp: np.ndarray, is_match: bool) -> None:
-    """Begin an episode from the game's own generator: a single round, or a match's first round."""
+def start_episode(st: np.ndarray, rp: np.ndarray, is_match: bool, dealer: int) -> None:
+    """Begin an episode from the game's own generator: a single round, or a match's first round.
+
+    ``dealer`` 0..3 deals the first round from that seat; -1 applies the preset's
+    ``first_forehand`` rule (see :func:`deal_round`).
+    """
     reset_match(st, is_match)
-    deal_round(st, -1, rp)
+    deal_round(st, dealer, rp)
 
 
 @njit(cache=True, error_model="numpy")

@@ -91,14 +91,14 @@ def _observe(st: np.ndarray, rp: np.ndarray, i: int, obs: np.ndarray, mask: np.n
 
 
 @njit(cache=True)
-def _reset_batch(states: np.ndarray, rng: np.ndarray, rp: np.ndarray, is_match: bool,
-                 obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray,
+def _reset_batch(states: np.ndarray, rng: np.ndarray, dealers: np.ndarray, rp: np.ndarray,
+                 is_match: bool, obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray,
                  state_out: np.ndarray, want_state: bool) -> None:
     for i in range(states.shape[0]):
         st = states[i]
         st[:] = 0
         st[core.S_RNG] = rng[i]
-        core.start_episode(st, rp, is_match)
+        core.start_episode(st, rp, is_match, dealers[i])
         _observe(st, rp, i, obs, mask, seat, legal, state_out, want_state)
 
 
@@ -131,7 +131,7 @@ def _step_one(i: int, st: np.ndarray, action: int, rp: np.ndarray, kind: int, is
             final_score[i, 0] = a
             final_score[i, 1] = b
             winner[i] = 0 if a > b else (1 if b > a else 2)
-        core.start_episode(st, rp, is_match)
+        core.start_episode(st, rp, is_match, -1)
     done[i] = finished
     if not finished:
         final_score[i, 0] = 0
@@ -274,7 +274,8 @@ class VectorJassEnv:
                                   self._states_buf if state_obs else None)
 
     # ------------------------------------------------------------------ episodes
-    def reset(self, seed: int | None = None, seeds: Sequence[int] | np.ndarray | None = None) -> VectorReset:
+    def reset(self, seed: int | None = None, seeds: Sequence[int] | np.ndarray | None = None,
+              dealers: Sequence[int] | np.ndarray | None = None) -> VectorReset:
         """Deal a new episode in every game.
 
         ``seeds`` (one non-negative int per game): game ``i`` is seeded with
@@ -282,8 +283,20 @@ class VectorJassEnv:
         deals. Otherwise ``seed`` seeds game ``i`` with the i-th value of
         ``np.random.SeedSequence(seed).generate_state(num_envs)`` (None: fresh entropy).
         The :meth:`sample_actions` generator is reseeded from ``seed`` (or from ``seeds``).
+        ``dealers`` (one per game, 0..3, or -1 for the preset's ``first_forehand`` rule; default
+        all -1) fixes who deals each game's first round; the hands do not depend on it. Games that
+        restart automatically later always use the preset's rule.
         """
         n = self.num_envs
+        if dealers is None:
+            dealer_arr = np.full(n, -1, dtype=np.int64)
+        else:
+            dealer_arr = np.asarray(dealers).reshape(-1)
+            if (dealer_arr.size != n or not np.issubdtype(dealer_arr.dtype, np.integer)
+                    or ((dealer_arr < -1) | (dealer_arr > 3)).any()):
+                raise ValueError(f"dealers must give one integer per game ({n}) in 0..3, or -1 for "
+                                 f"the preset's rule; got {np.asarray(dealers).tolist()!r}")
+            dealer_arr = dealer_arr.astype(np.int64)
         if seeds is not None:
             seeds = [int(s) for s in np.asarray(seeds).reshape(-1)] if not isinstance(seeds, list) else seeds
             if len(seeds) != n:
@@ -301,8 +314,8 @@ class VectorJassEnv:
             game_rng = _rng_states(seq, n)
             sampler = np.random.SeedSequence(seq.entropy, spawn_key=(1,))
         self._sample_rng[:] = _rng_states(sampler, n)
-        _reset_batch(self.game_states, game_rng, self.rp, self._is_match, self._obs, self._mask,
-                     self._seat, self._legal, self._states_buf, self.state_obs)
+        _reset_batch(self.game_states, game_rng, dealer_arr, self.rp, self._is_match, self._obs,
+                     self._mask, self._seat, self._legal, self._states_buf, self.state_obs)
         self._done[:] = False
         self._rewards[:] = 0.0
         self._final_score[:] = 0

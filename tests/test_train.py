@@ -3,6 +3,7 @@ resume, atomic checkpoints, config validation and corrupt checkpoints (configs/s
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import train  # noqa: E402
+from agents.curves import read_curves  # noqa: E402
 from agents.heuristic import HeuristicAgent, heuristic_actions  # noqa: E402
 from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
@@ -140,8 +142,40 @@ def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
     tags = EventAccumulator(str(tmp_path)).Reload().Tags()["scalars"]
     for tag in ("losses/approx_kl", "losses/clipfrac", "losses/explained_variance", "losses/entropy",
                 "charts/decisions_per_s", "time/env_share", "time/inference_share", "time/update_share",
-                "eval/points_per_hand_vs_random", "eval/ci95_low_vs_heuristic"):
+                "eval/points_per_hand_vs_random", "eval/ci95_low_vs_heuristic", "time/eval_s",
+                "time/elapsed_s"):
         assert tag in tags, tag
+
+
+def test_a_finished_run_writes_the_results_table_and_the_strength_plot(tmp_path, capsys):
+    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path}", "final_eval_deals=6"]) == 0
+    printed = capsys.readouterr().out
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert res["deals"] == 6 and res["deal_set_seed"] == 0 and res["opponents"] == ["random", "heuristic"]
+    assert res["rows"][0]["checkpoint"].endswith("latest.pt")
+    for row in res["rows"]:
+        for bot in ("random", "heuristic"):
+            assert row[bot]["deals"] == 6
+            assert row[bot]["ci_low"] <= row[bot]["points_per_hand"] <= row[bot]["ci_high"]
+    table = (tmp_path / "results.md").read_text()
+    assert "| checkpoint | PPO decisions | vs random | vs heuristic |" in table
+    assert table.strip() in printed
+    png = (tmp_path / "strength.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    (curve,) = [c for c in read_curves(tmp_path) if c.opponent == "heuristic"]
+    assert len(curve.points) == 2 and np.all(np.diff(curve.minutes) > 0)     # evals at iterations 2, 4
+
+
+def test_the_trainers_evaluation_equals_the_evaluation_tool_against_the_heuristic(tmp_path):
+    """Same deals, dealers and seats as ``python -m agents.evaluate``; the heuristic is deterministic."""
+    from agents.evaluate import evaluate_pair
+
+    path = ROOT / "agents" / "checkpoints" / "default.pt"
+    net, _ = load_policy(path)
+    fast = train.evaluate_vs_bot(net, "heuristic", "schieber", 12, 5, torch.device("cpu"))
+    slow = evaluate_pair(PolicyAgent(path), "heuristic", "schieber", deals=12, seed=5).summary
+    assert fast["points_per_hand"] == pytest.approx(slow["points_per_hand"], abs=1e-9)
+    assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["ci95"], abs=1e-9)
 
 
 def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):

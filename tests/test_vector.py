@@ -181,12 +181,27 @@ def test_seeding() -> None:
     assert np.array_equal(env3.game_states[0], st[2])
 
 
-def test_bad_seeds() -> None:
+def test_dealers_fix_who_deals_without_changing_the_hands() -> None:
+    env = VectorJassEnv(8)
+    env.reset(seeds=[4] * 8, dealers=[0, 1, 2, 3, 0, 1, 2, 3])
+    st = env.game_states
+    assert st[:, core.S_DEALER].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert (st[:, core.S_DEALT:core.S_DEALT + 4] == st[0, core.S_DEALT:core.S_DEALT + 4]).all()
+    # the forehand (dealer's right-hand neighbour) chooses the contract
+    assert env.reset(seeds=[4] * 8, dealers=[3] * 8).seat.tolist() == [0] * 8
+    assert env.reset(seeds=[4] * 8, dealers=[2] * 8).seat.tolist() == [3] * 8
+
+
+def test_bad_seeds_and_dealers() -> None:
     env = VectorJassEnv(2)
     with pytest.raises(ValueError, match="one seed per game"):
         env.reset(seeds=[1, 2, 3])
     with pytest.raises(ValueError, match="non-negative"):
         env.reset(seed=-1)
+    with pytest.raises(ValueError, match=r"dealers must give one integer per game \(2\) in 0..3, or -1"):
+        env.reset(seed=1, dealers=[0, 4])
+    with pytest.raises(ValueError, match="dealers must give"):
+        env.reset(seed=1, dealers=[0])
 
 
 # ---------------------------------------------------------------------------------- errors
