@@ -18,9 +18,12 @@ resumed run does not repeat it.
 The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``) holds ``config.yaml`` (resolved
 config), TensorBoard event files, and ``checkpoints/latest.pt`` (every ``checkpoint_every``
 iterations and at the end) and ``checkpoints/best.pt`` (best points per hand against the
-heuristic). Checkpoints are ``jass-policy/1`` files (``PolicyAgent``/``load_policy`` read them)
-with the whole trainer state as extra fields; ``--resume`` continues a run exactly as if it had
-not been interrupted. Exit status 2 with one ``error:`` line for a bad config or checkpoint.
+heuristic, on the deal set ``eval_seed``). At the end, :func:`final_results` evaluates both on
+``final_eval_deals`` deals of the evaluation tool's set ``final_eval_seed`` and writes
+``results.json`` and ``results.md`` (the table ``main`` prints), and ``strength.png`` plots the
+periodic evaluations against training time (:mod:`agents.curves`). Checkpoints are
+``jass-policy/1`` files (``PolicyAgent``/``load_policy`` read them) with the whole trainer state
+as extra fields; ``--resume`` continues a run exactly as if it had not been interrupted. Exit status 2 with one ``error:`` line for a bad config or checkpoint.
 """
 
 from __future__ import annotations
