@@ -23,7 +23,8 @@ heuristic, on the deal set ``eval_seed``). At the end, :func:`final_results` eva
 ``results.json`` and ``results.md`` (the table ``main`` prints), and ``strength.png`` plots the
 periodic evaluations against training time (:mod:`agents.curves`). Checkpoints are
 ``jass-policy/1`` files (``PolicyAgent``/``load_policy`` read them) with the whole trainer state
-as extra fields; ``--resume`` continues a run exactly as if it had not been interrupted. Exit status 2 with one ``error:`` line for a bad config or checkpoint.
+as extra fields; ``--resume`` continues a run exactly as if it had not been interrupted. Exit
+status 2 with one ``error:`` line for a bad config or checkpoint.
 """
 
 from __future__ import annotations
@@ -65,7 +66,6 @@ from agents.ppo import (
     load_config,
     log_prob_entropy,
     make_config,
-    observe_games,
     parse_override,
     ppo_loss,
     seat_gae,
@@ -425,10 +425,6 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
             k[k == SNAPSHOT] = SELF
         opp_kind[games], opp_slot[games], learner_team[games] = k, slot, team
 
-    cur_obs = np.zeros((N, OBS_DIM), np.float32)
-    cur_mask = np.zeros((N, N_ACTIONS), bool)
-    cur_seat = np.zeros(N, np.int64)
-    cur_state = np.zeros((N, STATE_DIM), np.float32) if central else None
     if ckpt is None:
         r = env.reset(seed=cfg.seed)
         cur_obs, cur_mask, cur_seat = r.obs, r.mask, r.seat
@@ -446,14 +442,14 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         for s, sd in zip(snapshots, tr["snapshots"], strict=False):
             s.load_state_dict(sd)
         e = tr["env"]
-        if tuple(e["game_states"].shape) != env.game_states.shape:
-            raise CheckpointError(f"checkpoint in {str(resume)!r}: env state has shape "
-                                  f"{tuple(e['game_states'].shape)}, the config needs "
-                                  f"{env.game_states.shape}")
-        env.reset(seed=cfg.seed)
-        env.game_states[:] = e["game_states"].numpy()
-        observe_games(env.game_states, rp, cur_obs, cur_mask, cur_seat,
-                      cur_state if central else np.zeros((0, STATE_DIM), np.float32), central)
+        try:
+            sample_rng = e["sample_rng"].numpy() if "sample_rng" in e else None    # older checkpoints
+            r = env.set_state(e["game_states"].numpy(), sample_rng)
+        except ValueError as err:
+            raise CheckpointError(f"checkpoint in {str(resume)!r}: env state does not fit this "
+                                  f"config's environment: {err}") from None
+        cur_obs, cur_mask, cur_seat = r.obs, r.mask, r.seat
+        cur_state = env.states() if central else None
         learner_team[:] = e["learner_team"].numpy()
         opp_kind[:] = e["opp_kind"].numpy()
         opp_slot[:] = e["opp_slot"].numpy()
@@ -476,7 +472,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
             "critic": cpu_state(critic) if critic is not None else None,
             "optimizer": optimizer.state_dict(), "snap_filled": snap_filled,
             "snapshots": [cpu_state(s) for s in snapshots[:snap_filled]],
-            "env": {"game_states": torch.from_numpy(env.game_states.copy()),
+            "env": {**{k: torch.from_numpy(v) for k, v in env.get_state().items()},
                     "learner_team": torch.from_numpy(learner_team.copy()),
                     "opp_kind": torch.from_numpy(opp_kind.copy()),
                     "opp_slot": torch.from_numpy(opp_slot.copy())},

@@ -33,7 +33,7 @@ import yaml
 from numba import njit
 from torch import nn
 
-from jass_env import core, observation
+from jass_env import observation
 from jass_env.observation import STATE_DIM
 from jass_env.rewards import REWARD_KINDS
 from jass_env.rules import PRESETS
@@ -462,24 +462,6 @@ def seat_gae(seat: np.ndarray, values: np.ndarray, rewards: np.ndarray, done: np
 
 # ---------------------------------------------------------------------------------- env helpers
 @njit(cache=True)
-def observe_games(game_states: np.ndarray, rp: np.ndarray, obs: np.ndarray, mask: np.ndarray,
-                  seat: np.ndarray, states: np.ndarray, want_state: bool) -> None:
-    """Re-encode, for every game (row of ``game_states``), the seat to act, its observation
-    (N, OBS_DIM), action mask (N, 43) and, with ``want_state``, its state (N, STATE_DIM) - what
-    the env returned for these states (used after restoring a checkpoint)."""
-    for i in range(game_states.shape[0]):
-        st = game_states[i]
-        p = st[core.S_TO_MOVE]
-        seat[i] = p
-        if want_state:
-            observation.encode_state(st, p, rp, states[i])
-            obs[i, :] = states[i, :obs.shape[1]]
-        else:
-            observation.encode_observation(st, p, rp, obs[i])
-        observation.encode_action_mask(st, rp, mask[i])
-
-
-@njit(cache=True)
 def encode_all_seats(game_states: np.ndarray, rp: np.ndarray, out: np.ndarray, want_state: bool) -> None:
     """Observation (or, with ``want_state``, state) of all four seats of every game: ``out``
     (N, 4, OBS_DIM or STATE_DIM), for the bootstrap values at the end of a rollout."""
@@ -494,4 +476,4 @@ def encode_all_seats(game_states: np.ndarray, rp: np.ndarray, out: np.ndarray, w
 
 __all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "make_config",
            "load_config", "parse_override", "config_yaml", "CriticNet", "log_prob_entropy", "LossOut",
-           "ppo_loss", "bc_loss", "seat_gae", "observe_games", "encode_all_seats"]
+           "ppo_loss", "bc_loss", "seat_gae", "encode_all_seats"]

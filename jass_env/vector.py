@@ -103,6 +103,13 @@ def _reset_batch(states: np.ndarray, rng: np.ndarray, dealers: np.ndarray, rp: n
 
 
 @njit(cache=True)
+def _observe_batch(states: np.ndarray, rp: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                   seat: np.ndarray, legal: np.ndarray, state_out: np.ndarray, want_state: bool) -> None:
+    for i in range(states.shape[0]):
+        _observe(states[i], rp, i, obs, mask, seat, legal, state_out, want_state)
+
+
+@njit(cache=True)
 def _first_illegal(legal: np.ndarray, actions: np.ndarray) -> int:
     """Index of the first game whose action is not set in its legal bits, -1 if all are legal."""
     for i in range(legal.shape[0]):
@@ -368,6 +375,49 @@ class VectorJassEnv:
             raise RuntimeError("call reset() before sample_actions()")
         self._sample_kernel(self._legal, self._sample_rng, self._sampled)
         return self._sampled
+
+    def get_state(self) -> dict[str, np.ndarray]:
+        """Copies of everything that decides the env's future: ``game_states`` (num_envs, S_SIZE)
+        int64, every game's engine state, and ``sample_rng`` (num_envs,) int64, the
+        :meth:`sample_actions` generators. :meth:`set_state` continues from them exactly (trainer
+        checkpoints, search from a position)."""
+        if not self._started:
+            raise RuntimeError("call reset() before get_state()")
+        return {"game_states": self.game_states.copy(), "sample_rng": self._sample_rng.copy()}
+
+    def set_state(self, game_states: np.ndarray, sample_rng: np.ndarray | None = None) -> VectorReset:
+        """Restore what :meth:`get_state` returned and observe every game again: returns, as
+        :meth:`reset` does, the observation, mask and seat of each game's seat to act (and fills
+        :meth:`states`). ``sample_rng`` None keeps the current sample generators. Rewards, done
+        flags and final scores are cleared. Raises ValueError, changing nothing, if an array has
+        the wrong shape or a game is not at a decision (finished, or never dealt).
+        """
+        n = self.num_envs
+        gs = np.asarray(game_states)
+        if gs.shape != (n, core.S_SIZE) or not np.issubdtype(gs.dtype, np.integer):
+            raise ValueError(f"game_states must be an integer array of shape ({n}, {core.S_SIZE}) "
+                             f"(num_envs, S_SIZE); got {gs.dtype} {gs.shape}")
+        if sample_rng is not None:
+            sr = np.asarray(sample_rng)
+            if sr.shape != (n,) or not np.issubdtype(sr.dtype, np.integer):
+                raise ValueError(f"sample_rng must be an integer array of shape ({n},); got "
+                                 f"{sr.dtype} {sr.shape}")
+        over = np.flatnonzero((gs[:, core.S_PHASE] == core.PHASE_OVER) | (gs[:, core.S_DEALT:core.S_DEALT + 4]
+                                                                         .sum(axis=1) == 0))
+        if over.size:
+            raise ValueError(f"game_states: game {int(over[0])} is not at a decision (its round is over "
+                             f"or was never dealt); every game must have a seat to act")
+        self.game_states[:] = gs
+        if sample_rng is not None:
+            self._sample_rng[:] = sr
+        _observe_batch(self.game_states, self.rp, self._obs, self._mask, self._seat, self._legal,
+                       self._states_buf, self.state_obs)
+        self._done[:] = False
+        self._rewards[:] = 0.0
+        self._final_score[:] = 0
+        self._winner[:] = -1
+        self._started = True
+        return VectorReset(self._obs, self._mask, self._seat)
 
     def states(self) -> np.ndarray:
         """Perfect-information state of every game for its seat to act, (num_envs, STATE_DIM)

@@ -192,6 +192,45 @@ def test_dealers_fix_who_deals_without_changing_the_hands() -> None:
     assert env.reset(seeds=[4] * 8, dealers=[2] * 8).seat.tolist() == [3] * 8
 
 
+def test_set_state_continues_exactly_where_get_state_was_taken() -> None:
+    env = VectorJassEnv(32, state_obs=True)
+    env.reset(seed=11)
+    for _ in range(50):
+        env.step(env.sample_actions())
+    saved = env.get_state()
+
+    def play(n: int) -> list[np.ndarray]:
+        seen = []
+        for _ in range(n):
+            out = env.step(env.sample_actions())
+            seen += [out.obs.copy(), out.mask.copy(), out.rewards.copy(), out.done.copy(), out.states.copy()]
+        return seen
+
+    first = play(60)
+    r = env.set_state(**saved)
+    assert np.array_equal(r.seat, saved["game_states"][:, core.S_TO_MOVE])
+    second = play(60)
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+    # the restored legal-action cache is what check_actions uses
+    r = env.set_state(**saved)
+    illegal = np.where(r.mask, 0, 1).argmax(axis=1)
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
+
+
+def test_set_state_rejects_states_that_do_not_fit_and_changes_nothing() -> None:
+    env = VectorJassEnv(4)
+    env.reset(seed=2)
+    before = env.get_state()
+    with pytest.raises(ValueError, match=r"shape \(4, "):
+        env.set_state(before["game_states"][:3])
+    over = before["game_states"].copy()
+    over[1, core.S_PHASE] = core.PHASE_OVER
+    with pytest.raises(ValueError, match="game 1 is not at a decision"):
+        env.set_state(over)
+    assert np.array_equal(env.get_state()["game_states"], before["game_states"])
+
+
 def test_bad_seeds_and_dealers() -> None:
     env = VectorJassEnv(2)
     with pytest.raises(ValueError, match="one seed per game"):
