@@ -323,6 +323,10 @@ class VectorJassEnv:
         self._sample_rng[:] = _rng_states(sampler, n)
         _reset_batch(self.game_states, game_rng, dealer_arr, self.rp, self._is_match, self._obs,
                      self._mask, self._seat, self._legal, self._states_buf, self.state_obs)
+        return self._started_episode()
+
+    def _started_episode(self) -> VectorReset:
+        """After every game was (re)positioned and observed: clear the step outputs."""
         self._done[:] = False
         self._rewards[:] = 0.0
         self._final_score[:] = 0
@@ -412,12 +416,7 @@ class VectorJassEnv:
             self._sample_rng[:] = sr
         _observe_batch(self.game_states, self.rp, self._obs, self._mask, self._seat, self._legal,
                        self._states_buf, self.state_obs)
-        self._done[:] = False
-        self._rewards[:] = 0.0
-        self._final_score[:] = 0
-        self._winner[:] = -1
-        self._started = True
-        return VectorReset(self._obs, self._mask, self._seat)
+        return self._started_episode()
 
     def states(self) -> np.ndarray:
         """Perfect-information state of every game for its seat to act, (num_envs, STATE_DIM)
