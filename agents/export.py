@@ -1,6 +1,12 @@
-"""Export a policy checkpoint as ONNX: observation and mask in, masked action logits out.
+"""Export a policy checkpoint as ONNX (observation and mask in, masked action logits out), or
+as a small policy-only checkpoint.
 
     python -m agents.export CHECKPOINT --onnx FILE [--opset 17] [--no-verify]
+    python -m agents.export runs/RUN/checkpoints/best.pt --policy small.pt
+
+``--policy`` keeps the weights, the run's config and the source's SHA-256, and drops the trainer
+state (optimizer, critic, snapshots, environments): a trainer checkpoint of ``default.yaml`` is
+about 12 MB, its policy file under 1 MB (:func:`agents.network.slim_policy`).
 
 The graph has two inputs and one output, all with a dynamic batch axis ``batch``:
 
@@ -36,7 +42,7 @@ from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
 
 from .files import atomic_write, file_sha256
-from .network import CheckpointError, PolicyNet, load_policy
+from .network import CheckpointError, PolicyNet, load_policy, slim_policy
 from .onnx_policy import INPUT_MASK, INPUT_OBS, ONNX_FORMAT, OUTPUT_LOGITS
 
 DEFAULT_OPSET = 17
@@ -137,11 +143,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; 0 ok, 1 export failed or disagrees with torch, 2 bad arguments/checkpoint."""
     ap = argparse.ArgumentParser(prog="python -m agents.export", description=__doc__.split("\n")[0])
     ap.add_argument("checkpoint", help="a jass-policy/1 checkpoint (.pt)")
-    ap.add_argument("--onnx", required=True, metavar="FILE", help="the ONNX file to write")
+    ap.add_argument("--onnx", metavar="FILE", help="the ONNX file to write")
+    ap.add_argument("--policy", metavar="FILE", help="write a small policy-only checkpoint (weights, "
+                    "the run's config; no trainer state)")
     ap.add_argument("--opset", type=int, default=DEFAULT_OPSET, help=f"ONNX opset (default {DEFAULT_OPSET})")
     ap.add_argument("--no-verify", action="store_true",
                     help="skip the onnxruntime-vs-torch comparison on random observations")
     args = ap.parse_args(argv)
+    if args.onnx is None and args.policy is None:
+        print("error: nothing to write; give --onnx FILE and/or --policy FILE", file=sys.stderr)
+        return 2
     if not 9 <= args.opset <= 23:
         print(f"error: --opset must be between 9 and 23, got {args.opset}", file=sys.stderr)
         return 2
@@ -150,6 +161,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CheckpointError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.policy is not None:
+        try:
+            small = slim_policy(args.checkpoint, args.policy)
+        except OSError as e:
+            print(f"error: cannot write {args.policy}: {e}", file=sys.stderr)
+            return 1
+        print(f"wrote {small} (hidden={net.hidden}, {small.stat().st_size:,} bytes, policy only)")
+    if args.onnx is None:
+        return 0
     try:
         path = export_net(net, args.onnx, args.opset, source_sha256=file_sha256(args.checkpoint))
     except (ExportError, OSError) as e:

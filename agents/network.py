@@ -212,5 +212,25 @@ def load_policy(path: str | os.PathLike[str]) -> tuple[PolicyNet, dict[str, Any]
     return net, ckpt
 
 
-__all__ = ["PolicyNet", "apply_mask", "CheckpointError", "save_policy", "load_policy",
+def slim_policy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
+    """Copy the policy of checkpoint ``src`` (e.g. a trainer's ``best.pt``) into a small
+    ``jass-policy/1`` file ``dst``: weights, the training run's config (``trainer_config``), its
+    env decisions and ``source`` (the path and SHA-256 of ``src``); no optimizer, critic,
+    snapshots or environment state. Raises CheckpointError for a bad ``src``."""
+    from .files import file_sha256
+
+    net, ckpt = load_policy(src)
+    tr = ckpt.get("trainer") or {}
+    extra: dict[str, Any] = {"source": f"{src} (sha256 {file_sha256(src)})"}
+    for key in ("rules", "trainer_config"):
+        if key in ckpt:
+            extra[key] = ckpt[key]
+    if "config" in tr:
+        extra["trainer_config"] = tr["config"]
+    if "env_decisions" in tr:
+        extra["env_decisions"] = int(tr["env_decisions"])
+    return save_policy(dst, net, **extra)
+
+
+__all__ = ["PolicyNet", "apply_mask", "CheckpointError", "save_policy", "load_policy", "slim_policy",
            "read_checkpoint", "CHECKPOINT_FORMAT", "DEFAULT_HIDDEN"]

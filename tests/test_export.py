@@ -155,6 +155,8 @@ def test_cli_reports_bad_checkpoints(tmp_path, capsys) -> None:
     assert not (tmp_path / "x.onnx").exists()
     with pytest.raises(CheckpointError, match="does not exist"):
         export_onnx(tmp_path / "missing.pt", tmp_path / "y.onnx")
+    assert main([str(bad)]) == 2
+    assert "nothing to write; give --onnx FILE and/or --policy FILE" in capsys.readouterr().err
 
 
 def test_onnx_agent_errors_for_missing_corrupt_and_wrong_files(exported, tmp_path) -> None:

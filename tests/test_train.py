@@ -138,6 +138,16 @@ def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
     for bot in ("random", "heuristic"):
         ev = summary["eval"][bot]
         assert ev["ci_low"] <= ev["points_per_hand"] <= ev["ci_high"]
+    # the small policy-only copy that ships: same network, the run's config, no trainer state
+    from agents.export import main as export_main
+    small = tmp_path / "small.pt"
+    assert export_main([str(tmp_path / "checkpoints" / "latest.pt"), "--policy", str(small)]) == 0
+    small_net, small_ckpt = load_policy(small)
+    assert "trainer" not in small_ckpt and small_ckpt["trainer_config"]["name"] == "smoke"
+    assert small_ckpt["env_decisions"] == 2048 and "sha256" in small_ckpt["source"]
+    assert small.stat().st_size < (tmp_path / "checkpoints" / "latest.pt").stat().st_size / 2
+    x = torch.from_numpy(obs)
+    assert torch.equal(small_net(x)[0], net(x)[0])
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     tags = EventAccumulator(str(tmp_path)).Reload().Tags()["scalars"]
     for tag in ("losses/approx_kl", "losses/clipfrac", "losses/explained_variance", "losses/entropy",
