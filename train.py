@@ -67,8 +67,10 @@ from agents.ppo import (
     log_prob_entropy,
     make_config,
     parse_override,
+    policy_and_value,
     ppo_loss,
     seat_gae,
+    value_of,
 )
 from agents.stats import mean_ci
 from jass_env.cards import N_ACTIONS
@@ -285,9 +287,6 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
     params = list(policy.parameters()) + (list(critic.parameters()) if central else [])
     opt = torch.optim.Adam(params, lr=cfg.bc_lr, eps=1e-5)
 
-    def value_of(x: torch.Tensor) -> torch.Tensor:
-        return critic(x) if critic is not None else policy(x[:, :OBS_DIM])[1]
-
     r = env.reset(seed=cfg.seed + 1)
     obs, mask, seat = r.obs, r.mask, r.seat
     state = env.states() if central else None
@@ -319,9 +318,10 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
         b_act = torch.from_numpy(buf_act.reshape(M)).to(device)
         with torch.inference_mode():
             policy.eval()
-            val = value_of(b_x).float().cpu().numpy().reshape(T, N)
+            val = value_of(policy, critic, b_x).float().cpu().numpy().reshape(T, N)
             encode_all_seats(env.game_states, rp, boot_x, central)
-            boot = value_of(torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)).float().cpu()
+            boot_rows = torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)         # (N*4, D)
+            boot = value_of(policy, critic, boot_rows).float().cpu()
         adv = seat_gae(buf_seat, val, buf_rew, buf_done, boot.numpy().reshape(N, 4), cfg.gamma,
                        cfg.gae_lambda)
         b_ret = torch.from_numpy((adv + val).reshape(M)).to(device)
@@ -333,9 +333,7 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
             for s in range(0, M, mb):
                 idx = perm[s:s + mb]
                 x = b_x[idx]
-                logits, v = policy(x[:, :OBS_DIM])
-                if critic is not None:
-                    v = critic(x)
+                logits, v = policy_and_value(policy, critic, x)
                 ce, hit = bc_loss(apply_mask(logits, b_mask[idx]), b_act[idx])
                 v_loss = 0.5 * ((v - b_ret[idx]) ** 2).mean()
                 loss = ce + cfg.vf_coef * v_loss
@@ -480,10 +478,6 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         }
         save_policy(path, policy, trainer=trainer, rules=cfg.rules)
 
-    def value_of(x: torch.Tensor) -> torch.Tensor:
-        """Values (B,) of stored rows x (B, D) on the device."""
-        return critic(x) if critic is not None else policy(x[:, :OBS_DIM])[1]
-
     # ---- rollout storage; T steps x N games (one decision per game and step)
     buf_x = np.zeros((T, N, D), np.float32)          # observation or state of the acting seat
     buf_mask = np.zeros((T, N, N_ACTIONS), bool)     # its legal actions
@@ -564,9 +558,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 logits = torch.zeros((N, N_ACTIONS))                          # random rows keep 0
                 if train_rows.size:
                     x = torch.from_numpy(buf_x[t][train_rows]).to(device)
-                    lg, v = policy(x[:, :OBS_DIM])
-                    if critic is not None:
-                        v = critic(x)
+                    lg, v = policy_and_value(policy, critic, x)
                     logits[torch.from_numpy(train_rows)] = lg.float().cpu()
                     buf_val[t, train_rows] = v.float().cpu().numpy()
                 snap_rows = np.flatnonzero(kind == SNAPSHOT)
@@ -602,7 +594,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         # ---------------------------------------------------------------- advantages
         with timers("inference"), torch.inference_mode():
             encode_all_seats(env.game_states, rp, boot_x, central)
-            boot = value_of(torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)).float().cpu()
+            boot_rows = torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)         # (N*4, D)
+            boot = value_of(policy, critic, boot_rows).float().cpu()
             boot = boot.numpy().reshape(N, 4)                                   # (N, 4)
         with timers("other"):
             adv = seat_gae(buf_seat, buf_val, buf_rew, buf_done, boot, cfg.gamma, cfg.gae_lambda)  # (T, N)
@@ -627,9 +620,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 for s in range(0, M, mb):
                     idx = perm[s:s + mb]
                     x = b_x[idx]
-                    logits, v = policy(x[:, :OBS_DIM])
-                    if critic is not None:
-                        v = critic(x)
+                    logits, v = policy_and_value(policy, critic, x)
                     new_logp, ent = log_prob_entropy(apply_mask(logits, b_mask[idx]), b_mask[idx], b_act[idx])
                     lo = ppo_loss(new_logp, ent, v, b_logp[idx], b_val[idx], b_adv[idx], b_ret[idx],
                                   cfg.clip_eps, cfg.vf_coef, cfg.ent_coef, cfg.clip_vloss, cfg.norm_adv)

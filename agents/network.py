@@ -37,6 +37,18 @@ class CheckpointError(ValueError):
     """A policy checkpoint that is missing, unreadable or does not fit this code."""
 
 
+def init_linear_layers(module: nn.Module, seed: int) -> None:
+    """Every ``nn.Linear`` in ``module`` (in ``modules()`` order): weights uniform ±1/√fan_in from
+    a generator seeded with ``seed`` (the global torch RNG is untouched), biases zero."""
+    g = torch.Generator().manual_seed(int(seed))
+    with torch.no_grad():
+        for m in module.modules():
+            if isinstance(m, nn.Linear):
+                bound = 1.0 / m.in_features ** 0.5
+                m.weight.uniform_(-bound, bound, generator=g)
+                m.bias.zero_()
+
+
 class PolicyNet(nn.Module):
     """MLP trunk over the observation, a policy head of 43 logits and a scalar value head.
 
@@ -80,13 +92,8 @@ class PolicyNet(nn.Module):
     def init_weights(self, seed: int) -> None:
         """Re-initialise all weights from ``seed``: uniform ±1/√fan_in, policy head scaled by 0.01
         (a near-uniform initial policy), biases zero."""
-        g = torch.Generator().manual_seed(int(seed))
+        init_linear_layers(self, seed)
         with torch.no_grad():
-            for m in self.modules():
-                if isinstance(m, nn.Linear):
-                    bound = 1.0 / m.in_features ** 0.5
-                    m.weight.uniform_(-bound, bound, generator=g)
-                    m.bias.zero_()
             self.policy_head.weight.mul_(0.01)
 
     def config(self) -> dict[str, Any]:

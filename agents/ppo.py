@@ -34,10 +34,12 @@ from numba import njit
 from torch import nn
 
 from jass_env import observation
-from jass_env.observation import STATE_DIM
+from jass_env.observation import OBS_DIM, STATE_DIM
 from jass_env.rewards import REWARD_KINDS
 from jass_env.rules import PRESETS
 from jass_env.vector import EPISODES
+
+from .network import init_linear_layers
 
 #: Opponent kinds of the self-play pool, in the order of their codes in the trainer's arrays.
 OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic")
@@ -322,6 +324,21 @@ def config_yaml(cfg: TrainConfig) -> str:
 
 
 # ---------------------------------------------------------------------------------- networks
+def policy_and_value(policy: nn.Module, critic: nn.Module | None,
+                     x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """For stored rows ``x`` (B, D): the policy's logits (B, 43) from the observation part (the
+    first OBS_DIM columns) and the values (B,): the centralized critic's on the whole row (D =
+    STATE_DIM) when there is one, else the policy's value head."""
+    logits, v = policy(x[:, :OBS_DIM])
+    return logits, (critic(x) if critic is not None else v)
+
+
+def value_of(policy: nn.Module, critic: nn.Module | None, x: torch.Tensor) -> torch.Tensor:
+    """Values (B,) of stored rows ``x`` (B, D), as :func:`policy_and_value` gives them (without
+    running the policy when a critic gives the value)."""
+    return critic(x) if critic is not None else policy(x[:, :OBS_DIM])[1]
+
+
 class CriticNet(nn.Module):
     """Centralized value MLP: perfect-information state (B, STATE_DIM) -> value (B,).
 
@@ -338,13 +355,7 @@ class CriticNet(nn.Module):
             width = int(h)
         layers.append(nn.Linear(width, 1))
         self.net = nn.Sequential(*layers)
-        g = torch.Generator().manual_seed(int(seed))
-        with torch.no_grad():
-            for m in self.modules():
-                if isinstance(m, nn.Linear):
-                    bound = 1.0 / m.in_features ** 0.5
-                    m.weight.uniform_(-bound, bound, generator=g)
-                    m.bias.zero_()
+        init_linear_layers(self, seed)
 
     def forward(self, state: torch.Tensor) -> torch.Tensor:
         return self.net(state).squeeze(-1)
