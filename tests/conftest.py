@@ -227,3 +227,24 @@ def best_key(hand: Sequence[str], contract: str, rules: str | Rules = "schieber"
 def suit_cards(suit: str, ranks: str) -> list[str]:
     """``suit_cards("H", "6 7 8")`` -> ["H6", "H7", "H8"]."""
     return [suit + r for r in ranks.split()]
+
+
+def play_aec_round(agent, seed: int) -> int:  # noqa: ANN001 (any object with act(obs))
+    """Play one round of the AEC env (``jass_env.env()``, which raises on an illegal action) with
+    ``agent`` in all four seats, checking every action against the mask; returns the number of
+    decisions."""
+    from jass_env.aec import env as aec_env
+
+    e = aec_env()
+    e.reset(seed=seed)
+    n = 0
+    for _ in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        a = agent.act(obs)
+        assert obs["action_mask"][a] == 1
+        e.step(a)
+        n += 1
+    return n

@@ -15,6 +15,7 @@ pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
+from conftest import play_aec_round  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList  # noqa: E402
 
@@ -42,24 +43,6 @@ class _Snapshot(BaseCallback):
         return True
 
 
-def _play_round(agent: MaskablePolicyAgent, seed: int) -> int:
-    """Play one AEC round with ``agent`` in all four seats (the AEC env raises on an illegal action);
-    returns the number of decisions."""
-    e = aec_env()
-    e.reset(seed=seed)
-    n = 0
-    for _ in e.agent_iter():
-        obs, _, term, trunc, _ = e.last()
-        if term or trunc:
-            e.step(None)
-            continue
-        a = agent.act(obs)
-        assert obs["action_mask"][a] == 1
-        e.step(a)
-        n += 1
-    return n
-
-
 def test_train_save_reload_act_legally(tmp_path):
     model, callback = build_model("heuristic", "self", seed=3, n_envs=2, n_steps=128, batch_size=64,
                                   n_epochs=1, hidden=(64,))
@@ -84,8 +67,8 @@ def test_train_save_reload_act_legally(tmp_path):
         assert torch.equal(p, q)
     greedy = MaskablePolicyAgent(loaded, greedy=True)
     sampled = MaskablePolicyAgent(loaded, greedy=False, seed=5)
-    assert _play_round(greedy, seed=11) >= 37  # contract + 36 cards (+ push)
-    assert _play_round(sampled, seed=12) >= 37
+    assert play_aec_round(greedy, seed=11) >= 37  # contract + 36 cards (+ push)
+    assert play_aec_round(sampled, seed=12) >= 37
     # SB3's own predict with the env's mask agrees with the agent and stays legal
     e = aec_env()
     e.reset(seed=4)

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("tianshou")
 
 import torch  # noqa: E402
+from conftest import play_aec_round  # noqa: E402
 from tianshou.data import Batch, Collector, VectorReplayBuffer  # noqa: E402
 
 from examples.tianshou_ppo import (  # noqa: E402
@@ -39,23 +40,6 @@ def _one_thread():
     torch.set_num_threads(old)
 
 
-def _play_round(agent: TianshouPolicyAgent, seed: int) -> int:
-    """One AEC round with ``agent`` in all four seats (the env raises on an illegal action)."""
-    e = aec_env()
-    e.reset(seed=seed)
-    n = 0
-    for _ in e.agent_iter():
-        obs, _, term, trunc, _ = e.last()
-        if term or trunc:
-            e.step(None)
-            continue
-        a = agent.act(obs)
-        assert obs["action_mask"][a] == 1
-        e.step(a)
-        n += 1
-    return n
-
-
 def test_short_training_acts_legally_saves_and_reloads(tmp_path):
     build_out = build(seed=2, n_envs=2, hidden=(32,))
     initial = [p.clone() for p in build_out[2].parameters()]
@@ -70,11 +54,11 @@ def test_short_training_acts_legally_saves_and_reloads(tmp_path):
     assert all(a.critic.value_net is out["value_net"] for a in algos)
     assert all(a.optim is algos[0].optim for a in algos)
     agent = TianshouPolicyAgent(out["actor"], greedy=False, seed=1)
-    assert _play_round(agent, seed=5) >= 37  # contract + 36 cards (+ push)
+    assert play_aec_round(agent, seed=5) >= 37  # contract + 36 cards (+ push)
     path = tmp_path / "ts.pt"
     save(path, out["actor"], out["value_net"], (32,), {"seed": 2})
     loaded = load_agent(path)
-    assert _play_round(loaded, seed=6) >= 37
+    assert play_aec_round(loaded, seed=6) >= 37
     e = aec_env()
     e.reset(seed=8)
     obs = e.observe(e.agent_selection)
