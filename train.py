@@ -513,7 +513,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         nonlocal best_eval
         eval_policy.load_state_dict(policy.state_dict())
         res = {}
-        t0 = time.perf_counter()
+        eval_before = timers.total["eval"]
         with timers("eval"):
             for bot in cfg.eval_opponents:
                 r = evaluate_vs_bot(eval_policy, bot, cfg.rules, cfg.eval_deals, cfg.eval_seed, device)
@@ -522,7 +522,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 writer.add_scalar(f"eval/ci95_low_vs_{bot}", r["ci_low"], env_decisions)
                 writer.add_scalar(f"eval/ci95_high_vs_{bot}", r["ci_high"], env_decisions)
                 writer.add_scalar(f"eval/round_win_rate_vs_{bot}", r["round_win_rate"], env_decisions)
-        writer.add_scalar("time/eval_s", time.perf_counter() - t0, env_decisions)
+        writer.add_scalar("time/eval_s", timers.total["eval"] - eval_before, env_decisions)
         writer.add_scalar("time/elapsed_s", elapsed_before + time.monotonic() - start, env_decisions)
         key = "heuristic" if "heuristic" in res else (next(iter(res)) if res else None)
         if key is not None and (best_eval is None or res[key]["points_per_hand"] > best_eval):
