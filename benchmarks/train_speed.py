@@ -3,13 +3,13 @@
     python benchmarks/train_speed.py [--iterations 3] [--configs default quickstart ...] [--threads 1 2]
 
 Each config runs ``--iterations`` PPO iterations (its own num_envs, rollout_steps, networks and
-opponent mix; evaluation and progress off) after a one-iteration warm-up of the same config
-(numba compilation, allocator). Reported per config: decisions per second (env decisions, all
-seats), trained decisions per second, and the share of wall time spent in the environment, the
-heuristic bots, network inference during the rollout, the update, and the rest (copies, GAE,
-logging). ``--threads`` repeats default.yaml with other torch thread counts. gpu.yaml runs only
-where CUDA is available. The last line is JSON: {"decisions_per_s", "env_share", "per_config"}
-for default.yaml.
+opponent mix; evaluation, progress and the behaviour-cloning warm start off) after a
+one-iteration warm-up of the same config (numba compilation, allocator). Reported per config:
+decisions per second (env decisions, all seats), trained decisions per second, and the share of
+wall time spent in the environment, the heuristic bots, network inference during the rollout,
+the update, and the rest (copies, GAE, logging). ``--threads`` repeats default.yaml with other
+torch thread counts. gpu.yaml runs only where CUDA is available. The last line is JSON:
+{"decisions_per_s", "env_share", "per_config"} for default.yaml.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def measure(config: str, iterations: int, extra: list[str]) -> dict[str, float]:
     """Run ``iterations`` iterations of ``configs/<config>.yaml`` (after a warm-up iteration)."""
     path = ROOT / "configs" / f"{config}.yaml"
     base = load_config(path)
-    common = ["eval_every=0", "eval_opponents=[]", "progress=false", "checkpoint_every=1000000", *extra]
+    common = ["eval_every=0", "eval_opponents=[]", "progress=false", "checkpoint_every=1000000",
+              "bc_decisions=0", *extra]
     with tempfile.TemporaryDirectory() as tmp:
         warm = load_config(path, [*common, f"total_decisions={base.batch_decisions}", f"run_dir={tmp}/warm"])
         train.train(warm)
