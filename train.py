@@ -61,8 +61,8 @@ from agents.ppo import (
     CriticNet,
     TrainConfig,
     bc_loss,
+    bootstrap_values,
     config_yaml,
-    encode_all_seats,
     load_config,
     log_prob_entropy,
     make_config,
@@ -319,11 +319,8 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
         with torch.inference_mode():
             policy.eval()
             val = value_of(policy, critic, b_x).float().cpu().numpy().reshape(T, N)
-            encode_all_seats(env.game_states, rp, boot_x, central)
-            boot_rows = torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)         # (N*4, D)
-            boot = value_of(policy, critic, boot_rows).float().cpu()
-        adv = seat_gae(buf_seat, val, buf_rew, buf_done, boot.numpy().reshape(N, 4), cfg.gamma,
-                       cfg.gae_lambda)
+            boot = bootstrap_values(policy, critic, env.game_states, rp, boot_x, device)   # (N, 4)
+        adv = seat_gae(buf_seat, val, buf_rew, buf_done, boot, cfg.gamma, cfg.gae_lambda)
         b_ret = torch.from_numpy((adv + val).reshape(M)).to(device)
         policy.train()
         mb = max(1, math.ceil(M / cfg.num_minibatches))
@@ -593,10 +590,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
 
         # ---------------------------------------------------------------- advantages
         with timers("inference"), torch.inference_mode():
-            encode_all_seats(env.game_states, rp, boot_x, central)
-            boot_rows = torch.from_numpy(boot_x.reshape(N * 4, D)).to(device)         # (N*4, D)
-            boot = value_of(policy, critic, boot_rows).float().cpu()
-            boot = boot.numpy().reshape(N, 4)                                   # (N, 4)
+            boot = bootstrap_values(policy, critic, env.game_states, rp, boot_x, device)   # (N, 4)
         with timers("other"):
             adv = seat_gae(buf_seat, buf_val, buf_rew, buf_done, boot, cfg.gamma, cfg.gae_lambda)  # (T, N)
             sel = buf_train.reshape(-1)                                          # (T*N,) trained rows

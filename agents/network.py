@@ -27,7 +27,7 @@ from torch import nn
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
 
-from .files import atomic_write
+from .files import atomic_write, file_sha256
 
 CHECKPOINT_FORMAT = "jass-policy/1"
 DEFAULT_HIDDEN = (256, 256)
@@ -224,8 +224,6 @@ def slim_policy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Pat
     ``jass-policy/1`` file ``dst``: weights, the training run's config (``trainer_config``), its
     env decisions and ``source`` (the path and SHA-256 of ``src``); no optimizer, critic,
     snapshots or environment state. Raises CheckpointError for a bad ``src``."""
-    from .files import file_sha256
-
     net, ckpt = load_policy(src)
     tr = ckpt.get("trainer") or {}
     extra: dict[str, Any] = {"source": f"{src} (sha256 {file_sha256(src)})"}

@@ -485,6 +485,18 @@ def encode_all_seats(game_states: np.ndarray, rp: np.ndarray, out: np.ndarray, w
                 observation.encode_observation(st, p, rp, out[i, p])
 
 
+def bootstrap_values(policy: nn.Module, critic: nn.Module | None, game_states: np.ndarray, rp: np.ndarray,
+                     out: np.ndarray, device: torch.device) -> np.ndarray:
+    """Every seat's value (N, 4) at the end of a rollout, for GAE's bootstrap: all four seats'
+    rows are encoded into ``out`` (N, 4, D; the state when there is a critic, else the
+    observation) and valued as :func:`value_of` does. Call under ``torch.inference_mode()``."""
+    n, _, d = out.shape
+    encode_all_seats(game_states, rp, out, critic is not None)
+    rows = torch.from_numpy(out.reshape(n * 4, d)).to(device)                     # (N*4, D)
+    return value_of(policy, critic, rows).float().cpu().numpy().reshape(n, 4)
+
+
 __all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "make_config",
            "load_config", "parse_override", "config_yaml", "CriticNet", "log_prob_entropy", "LossOut",
-           "ppo_loss", "bc_loss", "seat_gae", "encode_all_seats"]
+           "ppo_loss", "bc_loss", "seat_gae", "encode_all_seats", "policy_and_value", "value_of",
+           "bootstrap_values"]
