@@ -1,7 +1,7 @@
 """PPO self-play for Jass (single file, in the spirit of CleanRL's ppo.py).
 
-    python train.py --config configs/quickstart.yaml [key=value ...] [--stop-after N]
-    python train.py --resume runs/quickstart-20250101-120000 [progress=false ...]
+    .venv/bin/python train.py --config configs/quickstart.yaml [key=value ...] [--stop-after N]
+    .venv/bin/python train.py --resume runs/quickstart-20250101-120000 [progress=false ...]
 
 One iteration: ``rollout_steps`` steps of ``num_envs`` batched games (:class:`VectorJassEnv`, one
 decision per game and step), then ``epochs`` x ``num_minibatches`` PPO updates on the decisions
@@ -15,16 +15,20 @@ iteration 0: the policy imitates the heuristic bot, which plays all four seats, 
 function learns that play's returns; the checkpoint counts it (``bc_decisions_done``), so a
 resumed run does not repeat it.
 
-The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``) holds ``config.yaml`` (resolved
-config), TensorBoard event files, and ``checkpoints/latest.pt`` (every ``checkpoint_every``
-iterations and at the end) and ``checkpoints/best.pt`` (best points per hand against the
-heuristic, on the deal set ``eval_seed``). At the end, :func:`final_results` evaluates both on
-``final_eval_deals`` deals of the evaluation tool's set ``final_eval_seed`` and writes
-``results.json`` and ``results.md`` (the table ``main`` prints), and ``strength.png`` plots the
-periodic evaluations against training time (:mod:`agents.curves`). Checkpoints are
-``jass-policy/1`` files (``PolicyAgent``/``load_policy`` read them) with the whole trainer state
-as extra fields; ``--resume`` continues a run exactly as if it had not been interrupted. Exit
-status 2 with one ``error:`` line for a bad config or checkpoint.
+The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``; a fresh run refuses a folder
+that holds files unless ``--overwrite`` is given, which replaces the earlier run's outputs) holds
+``config.yaml`` (resolved config), TensorBoard event files (the warm start's in ``warm_start/``),
+and ``checkpoints/latest.pt`` (every ``checkpoint_every`` iterations and at the end) and
+``checkpoints/best.pt`` (best points per hand against the heuristic, on the deal set
+``eval_seed``). The folder is created only once the start is validated. At the end,
+:func:`final_results` evaluates both on ``final_eval_deals`` deals of the evaluation tool's set
+``final_eval_seed`` and writes ``results.json`` and ``results.md`` (the table ``main`` prints),
+and ``strength.png`` plots the periodic evaluations against training time
+(:mod:`agents.curves`). Checkpoints are ``jass-policy/1`` files (``PolicyAgent``/``load_policy``
+read them) with the whole trainer state as extra fields; ``--resume`` continues a run exactly as
+if it had not been interrupted (its TensorBoard history, evaluations included, stays whole), and
+of a finished run writes only the final outputs that are missing. Exit status 2 with one
+``error:`` line for a bad config or checkpoint.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import torch
 
 from agents.curves import plot_strength
 from agents.evaluate import deal_seed
+from agents.files import atomic_write, remove_stale_temp_files
 from agents.heuristic import heuristic_actions
 from agents.network import (
     CheckpointError,
@@ -80,9 +85,18 @@ from jass_env.vector import VectorJassEnv
 SELF, SNAPSHOT, RANDOM, HEURISTIC = (OPPONENT_KINDS.index(k)
                                      for k in ("self", "snapshot", "random", "heuristic"))
 TRAINER_FORMAT = "jass-ppo-trainer/1"
-#: config keys a resumed run may change (they do not change what is computed)
-RESUME_OVERRIDABLE = ("progress", "device", "torch_threads", "eval_every", "eval_deals", "checkpoint_every",
+#: config keys a resumed run may change: they do not change the training's arithmetic, except
+#: ``device`` (another device rounds differently; allowed so that a run can move machines).
+#: ``torch_threads`` is not among them: resuming a smoke run with 2 threads instead of 1 changed
+#: the final weights (by up to 4e-9), since threaded kernels sum in another order.
+RESUME_OVERRIDABLE = ("progress", "device", "eval_every", "eval_deals", "checkpoint_every",
                       "final_eval_deals", "final_eval_seed")
+CHECKPOINTS = ("latest.pt", "best.pt")           # in RUN_DIR/checkpoints
+WARM_START_DIR = "warm_start"                    # the warm start's TensorBoard events, in RUN_DIR
+EVENTS_GLOB = "events.out.tfevents.*"
+#: what a run writes, relative to its folder (an ``--overwrite`` start removes these and the events)
+RUN_OUTPUTS = ("config.yaml", "results.md", "results.json", *(f"checkpoints/{c}" for c in CHECKPOINTS),
+               "strength.png")
 
 
 # ---------------------------------------------------------------------------------- small helpers
@@ -125,6 +139,50 @@ def hms(seconds: float) -> str:
 
 def default_run_dir(cfg: TrainConfig) -> Path:
     return Path("runs") / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def best_opponent(opponents: Sequence[str]) -> str | None:
+    """The eval opponent that picks ``best.pt``: the heuristic if evaluated, else the first."""
+    return "heuristic" if "heuristic" in opponents else (opponents[0] if opponents else None)
+
+
+# ---------------------------------------------------------------------------------- run folder
+def check_fresh_run_dir(run_dir: Path, overwrite: bool) -> None:
+    """A fresh run may write into ``run_dir`` if it does not exist or is an empty folder; with
+    ``overwrite`` any folder. ConfigError (naming ``--resume`` and a fresh ``run_dir``) otherwise."""
+    blocker = next((p for p in (run_dir, *run_dir.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise ConfigError(f"run_dir {str(run_dir)!r}: {str(blocker)!r} is a file, not a folder; give a "
+                          "folder that does not exist yet, e.g. run_dir=runs/NAME")
+    if run_dir.is_dir() and not overwrite:
+        held = sorted(p.name for p in run_dir.iterdir())
+        if held:
+            shown = ", ".join(held[:5]) + (", ..." if len(held) > 5 else "")
+            raise ConfigError(f"run_dir {str(run_dir)!r} already holds files ({shown}); continue that run "
+                              f"with --resume {run_dir}, give a fresh run_dir=..., or pass --overwrite to "
+                              "replace its outputs")
+
+
+def open_run_dir(run_dir: Path, overwrite: bool) -> None:
+    """Create ``run_dir``/checkpoints (once the start is validated); with ``overwrite``, remove
+    the earlier run's outputs (:data:`RUN_OUTPUTS` and event files); remove the temporary files
+    of a save that was killed half-way."""
+    try:
+        (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"run_dir {str(run_dir)!r} cannot be created: {e.strerror}") from None
+    if overwrite:
+        for name in RUN_OUTPUTS:
+            (run_dir / name).unlink(missing_ok=True)
+        for events in (*run_dir.glob(EVENTS_GLOB), *(run_dir / WARM_START_DIR).glob(EVENTS_GLOB)):
+            events.unlink()
+    for name in CHECKPOINTS:
+        remove_stale_temp_files(run_dir / "checkpoints" / name)
+
+
+def output_files(run_dir: Path) -> list[Path]:
+    """The run's result files that exist: results.md, results.json, both checkpoints, the plot."""
+    return [run_dir / name for name in RUN_OUTPUTS[1:] if (run_dir / name).exists()]
 
 
 # ---------------------------------------------------------------------------------- evaluation
@@ -200,10 +258,27 @@ def final_results(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict
                                        device)
         rows.append(row)
     out = {"rules": cfg.rules, "deals": cfg.final_eval_deals, "deal_set_seed": cfg.final_eval_seed,
-           "opponents": list(cfg.eval_opponents), "rows": rows}
-    (run_dir / "results.json").write_text(json.dumps(out, indent=2) + "\n")
-    (run_dir / "results.md").write_text(results_table(out) + "\n")
+           "opponents": list(cfg.eval_opponents), "best_by": best_opponent(cfg.eval_opponents),
+           "rows": rows}
+    atomic_write(run_dir / "results.json", lambda f: f.write((json.dumps(out, indent=2) + "\n").encode()))
+    atomic_write(run_dir / "results.md", lambda f: f.write((results_table(out) + "\n").encode()))
     return out
+
+
+def final_outputs(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict[str, Any] | None:
+    """The end of a run: ``results.json``/``results.md`` (:func:`final_results`, if
+    ``final_eval_deals``) and ``strength.png`` (if ``eval_opponents``), each written unless it
+    exists (a resumed run killed after its last checkpoint writes only what is missing). Returns
+    the results dict, or None without a final evaluation."""
+    results = None
+    if cfg.final_eval_deals:
+        if (run_dir / "results.json").exists() and (run_dir / "results.md").exists():
+            results = json.loads((run_dir / "results.json").read_text())
+        else:
+            results = final_results(cfg, run_dir, device)
+    if cfg.eval_opponents and not (run_dir / "strength.png").exists():
+        plot_strength(run_dir, run_dir / "strength.png", f"{cfg.name}: strength during training")
+    return results
 
 
 def results_table(res: dict[str, Any]) -> str:
@@ -213,6 +288,10 @@ def results_table(res: dict[str, Any]) -> str:
              f"{res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
              f"this equals `python -m agents.evaluate CHECKPOINT heuristic --deals {res['deals']} "
              f"--seed {res['deal_set_seed']}`.",
+             "",
+             f"`latest.pt` is the policy at the end of training; `best.pt` the one that scored best "
+             f"against the {res.get('best_by') or 'heuristic'} in the periodic evaluations (another, "
+             "smaller deal set), measured again here; one row when they are the same checkpoint.",
              "",
              "| checkpoint | PPO decisions | " + " | ".join(f"vs {b}" for b in bots) + " |",
              "|---|---:|" + "---:|" * len(bots)]
@@ -258,6 +337,14 @@ def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
     if missing:
         raise CheckpointError(f"checkpoint {str(path)!r}: trainer state lacks {', '.join(missing)}")
     return ckpt
+
+
+def resume_checkpoint(run_dir: Path) -> dict[str, Any]:
+    """``run_dir/checkpoints/latest.pt``, the checkpoint ``--resume run_dir`` continues from."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise CheckpointError(f"--resume {str(run_dir)!r} is a file; give the run folder that train.py "
+                              "wrote (it holds checkpoints/latest.pt)")
+    return load_trainer_checkpoint(run_dir / "checkpoints" / "latest.pt")
 
 
 # ---------------------------------------------------------------------------------- warm start
@@ -356,26 +443,36 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
 
 # ---------------------------------------------------------------------------------- training
 def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = None,
-          stop_after: int | None = None) -> dict[str, Any]:
+          stop_after: int | None = None, overwrite: bool = False) -> dict[str, Any]:
     """Run (or, with ``resume`` = a run directory, continue) PPO self-play; returns a summary dict.
 
     ``stop_after``: stop once this many iterations are done (the checkpoint is written, so the
-    run can be resumed; the config's schedule is unchanged).
+    run can be resumed; the config's schedule is unchanged). A fresh run refuses a ``run_dir``
+    that holds files unless ``overwrite`` (then the earlier run's outputs are removed). Resuming
+    a finished run trains nothing and writes only missing final outputs (``already_finished``
+    in the summary).
     """
     from torch.utils.tensorboard import SummaryWriter  # heavy import: only when training
 
     ckpt = None
     if resume is not None:
-        ckpt = load_trainer_checkpoint(Path(resume) / "checkpoints" / "latest.pt")
+        if overwrite:
+            raise ConfigError("--overwrite starts a run afresh; it cannot go with --resume")
+        ckpt = resume_checkpoint(Path(resume))
         run_dir = Path(resume)
     run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg))
-    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    cfg.run_dir = str(run_dir)
-    (run_dir / "config.yaml").write_text(config_yaml(cfg))
+    if ckpt is None:
+        check_fresh_run_dir(run_dir, overwrite)
 
     # ---- seeding, device, threads
     torch.set_num_threads(cfg.torch_threads)
     device = pick_device(cfg.device)
+    if ckpt is not None and int(ckpt["trainer"]["iteration"]) >= cfg.iterations:
+        # finished (perhaps killed after its last checkpoint, before the final outputs)
+        tr = ckpt["trainer"]
+        return {"run_dir": str(run_dir), "already_finished": True, "iterations": int(tr["iteration"]),
+                "env_decisions": int(tr["env_decisions"]), "results": final_outputs(cfg, run_dir, device),
+                "checkpoint": str(run_dir / "checkpoints" / "latest.pt")}
     random.seed(cfg.seed)
     np.random.seed(cfg.seed % 2**32)
     torch.manual_seed(cfg.seed)
@@ -429,13 +526,20 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         draw_opponents(np.arange(N), 0.0)
     else:
         tr = ckpt["trainer"]
-        policy.load_state_dict(ckpt["model"])
-        if critic is not None:
-            critic.load_state_dict(tr["critic"])
-        optimizer.load_state_dict(tr["optimizer"])
+        try:
+            policy.load_state_dict(ckpt["model"])
+            if critic is not None:
+                critic.load_state_dict(tr["critic"])
+            optimizer.load_state_dict(tr["optimizer"])
+            for s, sd in zip(snapshots, tr["snapshots"], strict=False):
+                s.load_state_dict(sd)
+        except (RuntimeError, ValueError, KeyError, TypeError, AttributeError) as err:
+            why = " ".join(str(err).split())[:400]
+            raise CheckpointError(
+                f"checkpoint in {str(resume)!r}: its weights do not fit the network of its config (hidden "
+                f"{cfg.hidden}, central_critic {cfg.central_critic}, critic_hidden {cfg.critic_hidden}): "
+                f"{type(err).__name__}: {why}") from None
         snap_filled = int(tr["snap_filled"])
-        for s, sd in zip(snapshots, tr["snapshots"], strict=False):
-            s.load_state_dict(sd)
         e = tr["env"]
         try:
             sample_rng = e["sample_rng"].numpy() if "sample_rng" in e else None    # older checkpoints
@@ -487,7 +591,19 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     buf_done = np.zeros((T, N), bool)
     boot_x = np.zeros((N, 4, D), np.float32)         # every seat's obs/state at the rollout's end
 
-    writer = SummaryWriter(log_dir=str(run_dir), purge_step=iteration if ckpt is not None else None)
+    # ---- the run folder: created only now that the start is validated
+    open_run_dir(run_dir, overwrite)
+    cfg.run_dir = str(run_dir)
+    (run_dir / "config.yaml").write_text(config_yaml(cfg))
+    if ckpt is None:
+        print(f"run folder {run_dir} (config.yaml, TensorBoard events, checkpoints/); continue it after an "
+              f"interruption with --resume {run_dir}", file=sys.stderr, flush=True)
+    else:
+        print(f"continuing the run in {run_dir} at iteration {iteration}/{cfg.iterations}",
+              file=sys.stderr, flush=True)
+    # Scalars are logged at step = env decisions. A resumed run hides (purges) only what the
+    # interrupted process logged after its checkpoint (steps > env_decisions), which it logs again.
+    writer = SummaryWriter(log_dir=str(run_dir), purge_step=env_decisions + 1 if ckpt is not None else None)
     timers = Timers()
     total_iters = cfg.iterations
     last_iter = total_iters if stop_after is None else min(total_iters, stop_after)
@@ -499,8 +615,10 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     eval_policy = PolicyNet(cfg.hidden).to(device)
     if ckpt is None and cfg.bc_decisions > 0:
         # warm start once, before iteration 0 (never checkpointed half-way; a resumed run has done it)
-        with timers("warm_start"):
-            bc_stats = warm_start(cfg, policy, critic, device, writer)
+        # its own event folder: its steps (warm-start decisions) are not PPO's, and a resume's purge
+        # of PPO steps must not touch them
+        with timers("warm_start"), SummaryWriter(log_dir=str(run_dir / WARM_START_DIR)) as bc_writer:
+            bc_stats = warm_start(cfg, policy, critic, device, bc_writer)
         writer.add_scalar("time/warm_start_s", timers.total["warm_start"], 0)
         bc_done = int(bc_stats["decisions"])
         snapshots[0].load_state_dict(policy.state_dict())
@@ -521,7 +639,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 writer.add_scalar(f"eval/round_win_rate_vs_{bot}", r["round_win_rate"], env_decisions)
         writer.add_scalar("time/eval_s", timers.total["eval"] - eval_before, env_decisions)
         writer.add_scalar("time/elapsed_s", elapsed_before + time.monotonic() - start, env_decisions)
-        key = "heuristic" if "heuristic" in res else (next(iter(res)) if res else None)
+        key = best_opponent(cfg.eval_opponents)
         if key is not None and (best_eval is None or res[key]["points_per_hand"] > best_eval):
             best_eval = res[key]["points_per_hand"]
             save(run_dir / "checkpoints" / "best.pt", elapsed_before + time.monotonic() - start)
@@ -663,9 +781,9 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
             last_eval = run_eval()
         if iteration == total_iters:
             last_eval = run_eval()
+        writer.flush()                         # all that the checkpoint covers is on disk before it
         if iteration % cfg.checkpoint_every == 0 or iteration == last_iter:
             save(run_dir / "checkpoints" / "latest.pt", elapsed_before + time.monotonic() - start)
-        writer.flush()
 
         now = time.monotonic()
         if cfg.progress and (iteration == last_iter or now - last_print >= (0.5 if tty else 10.0)):
@@ -684,13 +802,9 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     writer.close()
     wall = time.monotonic() - start
     shares = {k: v / wall for k, v in timers.total.items()} if wall > 0 else {}
-    results = None
-    if iteration == total_iters:
-        if cfg.final_eval_deals:
-            results = final_results(cfg, run_dir, device)
-        if cfg.eval_opponents:
-            plot_strength(run_dir, run_dir / "strength.png", f"{cfg.name}: strength during training")
-    return {"run_dir": str(run_dir), "iterations": iteration, "env_decisions": env_decisions,
+    results = final_outputs(cfg, run_dir, device) if iteration == total_iters else None
+    return {"run_dir": str(run_dir), "already_finished": False, "iterations": iteration,
+            "env_decisions": env_decisions,
             "trained_decisions": trained_decisions, "wall_s": wall,
             "cpu_s": time.process_time() - cpu_start, "time_s": dict(timers.total),
             "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": best_eval,
@@ -699,22 +813,52 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
 
 
 # ---------------------------------------------------------------------------------- CLI
+def shown_command(name: str) -> str:
+    """How to call ``name`` ("python" or a script such as "tensorboard") of the interpreter that
+    runs this: its path, relative to the working directory when inside it (``.venv/bin/python``)."""
+    exe = Path(sys.executable)
+    path = exe if name == "python" else exe.with_name(name)
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def print_outputs(summary: dict[str, Any]) -> None:
+    """The end of ``main``: the results table, every output file, and how to look at the curves."""
+    if summary["results"]:
+        print("\n" + results_table(summary["results"]) + "\n")
+    run_dir = Path(summary["run_dir"])
+    print(f"outputs in {run_dir}:")
+    for path in output_files(run_dir):
+        print(f"  {path}")
+    if (run_dir / "strength.png").exists():
+        print(f"curves: {shown_command('python')} -m agents.curves {run_dir}  or  "
+              f"{shown_command('tensorboard')} --logdir {run_dir}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python train.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=f"{shown_command('python')} train.py",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("--config", help="YAML config (configs/*.yaml); keys: see agents/ppo.py TrainConfig")
     ap.add_argument("--resume", metavar="RUN_DIR",
-                    help="continue the run in RUN_DIR from checkpoints/latest.pt")
+                    help="continue the run in RUN_DIR from checkpoints/latest.pt (a finished run: only "
+                    "its missing final outputs are written)")
     ap.add_argument("--stop-after", type=int, metavar="N", help="stop after N iterations in total "
                     "(checkpointed; resume later)")
-    ap.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. lr=1e-4")
-    args = ap.parse_args(argv)
+    ap.add_argument("--overwrite", action="store_true", help="start afresh in a run_dir that already holds "
+                    "a run, removing its checkpoints, events, config and results (without it such a "
+                    "run_dir is refused)")
+    ap.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. lr=1e-4 "
+                    "(before or after the options)")
+    args = ap.parse_intermixed_args(argv)
     try:
         if args.stop_after is not None and args.stop_after < 1:
             raise ConfigError(f"--stop-after: {args.stop_after} is not allowed; allowed: an integer >= 1")
         if args.resume:
             if args.config:
                 raise ConfigError("--resume takes the config stored in the run; do not pass --config too")
-            ckpt = load_trainer_checkpoint(Path(args.resume) / "checkpoints" / "latest.pt")
+            ckpt = resume_checkpoint(Path(args.resume))
             values = dict(ckpt["trainer"]["config"])
             for text in args.overrides:
                 k, v = parse_override(text)
@@ -724,18 +868,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 values[k] = v
             cfg = make_config(values)
             del ckpt
-            summary = train(cfg, resume=Path(args.resume), stop_after=args.stop_after)
+            summary = train(cfg, resume=Path(args.resume), stop_after=args.stop_after,
+                            overwrite=args.overwrite)
         else:
             if not args.config:
                 raise ConfigError("give --config FILE (e.g. configs/quickstart.yaml) or --resume RUN_DIR")
             cfg = load_config(args.config, args.overrides)
-            summary = train(cfg, stop_after=args.stop_after)
+            summary = train(cfg, stop_after=args.stop_after, overwrite=args.overwrite)
     except (ConfigError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted; resume from the last checkpoint with --resume RUN_DIR", file=sys.stderr)
         return 130
+    if summary["already_finished"]:
+        print(f"run {summary['run_dir']} is already finished ({summary['iterations']} iterations, "
+              f"{summary['env_decisions']:,} decisions); nothing left to train")
+        print_outputs(summary)
+        return 0
     ev = " ".join(f"vs {k}: {v['points_per_hand']:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
                   for k, v in summary["eval"].items())
     bc = f" after a {summary['bc_decisions']:,}-decision warm start" if summary["bc_decisions"] else ""
@@ -743,11 +893,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"({summary['trained_decisions']:,} trained) in {hms(summary['wall_s'])} "
           f"(CPU time {hms(summary['cpu_s'])}); last periodic evaluation {ev}; "
           f"checkpoint {summary['checkpoint']}")
-    if summary["results"]:
-        print("\n" + results_table(summary["results"]) + "\n")
-    run_dir = summary["run_dir"]
-    if (Path(run_dir) / "strength.png").exists():
-        print(f"strength plot: {run_dir}/strength.png; curves: tensorboard --logdir {run_dir}")
+    print_outputs(summary)
     return 0
 
 

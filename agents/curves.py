@@ -1,16 +1,20 @@
 """Strength against training time of a ``train.py`` run, read from its TensorBoard events.
 
-    python -m agents.curves RUN_DIR [--out strength.png]
+    .venv/bin/python -m agents.curves RUN_DIR [--out strength.png]
 
 The trainer logs, at every periodic evaluation, ``eval/points_per_hand_vs_<bot>`` with its 95 %
 interval (``eval/ci95_low_vs_<bot>``, ``eval/ci95_high_vs_<bot>``) and ``time/elapsed_s``, the
 training time so far (warm start included, resumes accounted for). Runs written before
 ``time/elapsed_s`` existed fall back to the events' wall-clock times since the run's first event.
+An evaluation whose events are incomplete (a process killed while logging it, or events
+TensorBoard purged) is left out. When the run has its final evaluation (``results.json``), the
+plot marks it at the end: the figures of ``results.md`` for ``latest.pt``, the headline figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,18 +51,21 @@ def _events(run_dir: Path):
 def read_curves(run_dir: str | Path) -> list[Curve]:
     """Every evaluated opponent's curve in ``run_dir`` (empty list if the run has no evaluation)."""
     acc = _events(Path(run_dir))
-    tags = set(acc.Tags()["scalars"])
-    if "time/elapsed_s" in tags:
-        elapsed = {e.step: e.value for e in acc.Scalars("time/elapsed_s")}
-    else:
-        first = min(e.wall_time for t in tags for e in acc.Scalars(t))
-        elapsed = {}
+    scalars = {t: acc.Scalars(t) for t in acc.Tags()["scalars"]}     # a purged tag has no events
+
+    def by_step(tag: str) -> dict[int, float]:
+        return {e.step: e.value for e in scalars.get(tag, [])}
+
+    elapsed = by_step("time/elapsed_s")
+    first = min((e.wall_time for events in scalars.values() for e in events), default=0.0)
     curves = []
-    for tag in sorted(t for t in tags if t.startswith(PREFIX)):
+    for tag in sorted(t for t in scalars if t.startswith(PREFIX)):
         bot = tag[len(PREFIX):]
-        pts = acc.Scalars(tag)
-        low = {e.step: e.value for e in acc.Scalars(f"eval/ci95_low_vs_{bot}")}
-        high = {e.step: e.value for e in acc.Scalars(f"eval/ci95_high_vs_{bot}")}
+        low, high = by_step(f"eval/ci95_low_vs_{bot}"), by_step(f"eval/ci95_high_vs_{bot}")
+        pts = [e for e in scalars[tag] if e.step in low and e.step in high
+               and (e.step in elapsed or "time/elapsed_s" not in scalars)]
+        if not pts:
+            continue
         seconds = [elapsed[e.step] if elapsed else e.wall_time - first for e in pts]
         curves.append(Curve(bot, np.array([e.step for e in pts], dtype=np.int64),
                             np.array(seconds, dtype=np.float64) / 60.0,
@@ -68,30 +75,69 @@ def read_curves(run_dir: str | Path) -> list[Curve]:
     return curves
 
 
-def plot_strength(run_dir: str | Path, out: str | Path, title: str | None = None) -> Path:
-    """Write a PNG of points per hand (with 95 % band) against training minutes, one line per
-    evaluated opponent; returns ``out``. Raises ValueError if the run has no evaluation yet."""
+def final_figures(run_dir: str | Path) -> tuple[dict[str, dict[str, float]], int] | None:
+    """The final evaluation of ``latest.pt`` from ``run_dir/results.json``: (per opponent its
+    ``points_per_hand``, ``ci_low``, ``ci_high``; the number of deals), or None without one."""
+    path = Path(run_dir) / "results.json"
+    if not path.is_file():
+        return None
+    res = json.loads(path.read_text())
+    rows = [r for r in res.get("rows", []) if str(r.get("checkpoint", "")).endswith("latest.pt")]
+    if not rows:
+        return None
+    return {b: rows[0][b] for b in res["opponents"] if b in rows[0]}, int(res["deals"])
+
+
+def strength_figure(run_dir: str | Path, title: str | None = None):
+    """A matplotlib Figure of points per hand against training minutes: per evaluated opponent
+    the periodic evaluations (line) with their 95 % interval (shaded band) and, when the run has
+    ``results.json``, the final evaluation of ``latest.pt`` (diamond with error bar, the figures
+    of ``results.md``) at the end. The end label is the final figure, or else the last periodic
+    one, and the legend says which. Raises ValueError if the run has no evaluation yet."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     curves = read_curves(run_dir)
     if not curves:
         raise ValueError(f"{run_dir}: the run has no evaluation events yet ({PREFIX}*)")
+    final = final_figures(run_dir)
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     for c in curves:
-        line, = ax.plot(c.minutes, c.points, marker="o", ms=3, label=f"vs {c.opponent}")
-        ax.fill_between(c.minutes, c.low, c.high, color=line.get_color(), alpha=0.2, lw=0)
-        ax.annotate(f"{c.points[-1]:+.1f}", (c.minutes[-1], c.points[-1]), textcoords="offset points",
-                    xytext=(4, 4), fontsize=8, color=line.get_color())
+        line, = ax.plot(c.minutes, c.points, marker="o", ms=3, label=f"vs {c.opponent}, periodic evaluations")
+        color = line.get_color()
+        ax.fill_between(c.minutes, c.low, c.high, color=color, alpha=0.2, lw=0)
+        end = c.points[-1]
+        if final is not None and c.opponent in final[0]:
+            f = final[0][c.opponent]
+            end = f["points_per_hand"]
+            ax.errorbar([c.minutes[-1]], [end], yerr=[[end - f["ci_low"]], [f["ci_high"] - end]], fmt="D",
+                        ms=5, color=color, capsize=3,
+                        label=f"vs {c.opponent}, final evaluation ({final[1]:,} deals, results.md)")
+        ax.annotate(f"{end:+.1f}", (c.minutes[-1], end), textcoords="offset points", xytext=(8, -3),
+                    fontsize=8, color=color)
+    ax.margins(x=0.1)                  # room for the end labels
     ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xlabel("training time (minutes, warm start included)")
     ax.set_ylabel("points per hand (duplicate deals)")
-    ax.set_title(title or f"{Path(run_dir).name}: strength during training (95% intervals)")
+    ax.set_title(title or f"{Path(run_dir).name}: strength during training")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    handles, labels = ax.get_legend_handles_labels()
+    band = Patch(color="grey", alpha=0.3, label="shaded: 95% interval")
+    end_note = "end labels: final evaluation" if final is not None else "end labels: last periodic evaluation"
+    ax.legend(handles + [band], labels + [f"{band.get_label()}; {end_note}"], loc="lower right", fontsize=7)
     fig.tight_layout()
+    return fig
+
+
+def plot_strength(run_dir: str | Path, out: str | Path, title: str | None = None) -> Path:
+    """Write :func:`strength_figure` of ``run_dir`` as a PNG to ``out``; returns ``out``. Raises
+    ValueError if the run has no evaluation yet."""
+    fig = strength_figure(run_dir, title)       # sets the Agg backend before pyplot is imported here
+    import matplotlib.pyplot as plt
+
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out)
@@ -111,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     for c in read_curves(args.run_dir):
-        print(f"vs {c.opponent}: {len(c.points)} evaluations, last {c.points[-1]:+.1f} "
+        print(f"vs {c.opponent}: {len(c.points)} periodic evaluations, last {c.points[-1]:+.1f} "
               f"[{c.low[-1]:+.1f}, {c.high[-1]:+.1f}] after {c.minutes[-1]:.1f} min")
     print(f"wrote {path}")
     return 0

@@ -580,23 +580,41 @@ def write_round_robin_outputs(out: Path, pairs: list[PairResult], summary: dict[
     md += [pair_markdown(p.summary) for p in pairs]
     (out / "summary.md").write_text("\n".join(md))
 
+    fig = round_robin_figure(summary)         # sets the Agg backend before pyplot is imported here
+    fig.savefig(out / "summary.png", dpi=100)
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    plt.close(fig)
+
+
+def round_robin_figure(summary: dict[str, Any]):
+    """The round robin's plot (a matplotlib Figure): Elo bars, and a heat map of points per hand
+    of row against column with the number in each cell; titled with deals, rules and seed."""
     import matplotlib  # noqa: PLC0415
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    specs = summary["agents"]
+    order = sorted(specs, key=lambda a: -summary["elo"][a])
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
     ax1.barh(order[::-1], [summary["elo"][a] for a in order[::-1]], color="#6a8cbf")
     ax1.set_xlabel(f"Elo ({specs[0]} = 0)")
+    ax1.set_title("Elo (Bradley-Terry on deals won)")
     mat = np.array([[summary["ppH_matrix"][a][b] for b in specs] for a in specs])
     lim = max(1.0, float(np.abs(mat).max()))
     im = ax2.imshow(mat, cmap="RdBu", vmin=-lim, vmax=lim)
+    for i, a in enumerate(specs):
+        for j, b in enumerate(specs):
+            text = "—" if a == b else f"{mat[i, j]:+.1f}"
+            ax2.text(j, i, text, ha="center", va="center", fontsize=9,
+                     color="white" if abs(mat[i, j]) > 0.6 * lim else "black")
     ax2.set_xticks(range(len(specs)), specs, rotation=45, ha="right")
     ax2.set_yticks(range(len(specs)), specs)
-    ax2.set_title("ppH, row vs column")
+    ax2.set_title("points per hand, row vs column")
     fig.colorbar(im, ax=ax2)
+    fig.suptitle(f"Round robin: {summary['deals']:,} duplicate deals per pair, rules "
+                 f"{summary['rules']['preset']}, seed {summary['seed']}")
     fig.tight_layout()
-    fig.savefig(out / "summary.png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 # ---------------------------------------------------------------------------------- CLI

@@ -9,6 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+TMP_SUFFIX = ".tmp"
+
+
+def _tmp_prefix(path: Path) -> str:
+    """Name prefix of :func:`atomic_write`'s temporary files for ``path`` (hidden, same folder)."""
+    return f".{path.name}."
+
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]) -> Path:
     """Write a file so that readers see the old file or the complete new one, never a part.
@@ -18,7 +25,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -30,6 +37,17 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]
             os.unlink(tmp)
         raise
     return path
+
+
+def remove_stale_temp_files(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files that :func:`atomic_write` of ``path`` left behind when its
+    process was killed half-way (``.NAME.*.tmp`` next to ``path``); returns the removed paths.
+    Call it only while no other process writes ``path``."""
+    path = Path(path)
+    stale = sorted(path.parent.glob(f"{_tmp_prefix(path)}*{TMP_SUFFIX}")) if path.parent.is_dir() else []
+    for p in stale:
+        p.unlink(missing_ok=True)
+    return stale
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:

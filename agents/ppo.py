@@ -44,6 +44,9 @@ from .network import init_linear_layers
 #: Opponent kinds of the self-play pool, in the order of their codes in the trainer's arrays.
 OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic")
 EVAL_OPPONENTS = ("random", "heuristic")
+#: largest ``seed``: the trainer seeds torch generators with ``seed`` and ``seed + 1``, and torch
+#: takes seeds below 2**64
+MAX_SEED = 2**64 - 2
 
 
 class ConfigError(ValueError):
@@ -73,7 +76,8 @@ class TrainConfig:
 
     # run
     name: str = field(default="ppo", metadata=_meta("a non-empty string", lambda v: bool(v.strip())))
-    seed: int = field(default=0, metadata=_meta("an integer >= 0", _nonneg))
+    seed: int = field(default=0, metadata=_meta(f"an integer in [0, {MAX_SEED}] (2**64 - 2)",
+                                                lambda v: 0 <= v <= MAX_SEED))
     run_dir: str | None = field(default=None, metadata=_meta("a path, or null for runs/<name>-<timestamp>"))
     device: str = field(default="auto", metadata=_meta(
         "auto, cpu, cuda or cuda:N", lambda v: v in ("auto", "cpu", "cuda") or v.startswith("cuda:")))
@@ -282,6 +286,26 @@ def make_config(values: Mapping[str, Any]) -> TrainConfig:
     return cfg
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, except that a key given twice in one mapping is an error (plain
+    ``yaml.safe_load`` silently keeps the last value)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice (keep one)", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _load_yaml(text: str) -> Any:
+    """``text`` as YAML (safe types only; a duplicate key raises ``yaml.YAMLError``)."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a subclass of SafeLoader
+
+
 def parse_override(text: str) -> tuple[str, Any]:
     """``key=value`` from the command line; the value is read as YAML (``hidden=[64,64]``)."""
     if "=" not in text:
@@ -289,7 +313,7 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, raw = text.split("=", 1)
     key = key.strip()
     try:
-        value = yaml.safe_load(raw) if raw.strip() else None
+        value = _load_yaml(raw) if raw.strip() else None
     except yaml.YAMLError as e:
         raise ConfigError(f"override {text!r}: the value is not valid YAML ({e})") from None
     return key, value
@@ -300,10 +324,16 @@ def load_config(path: str | Path | None, overrides: Sequence[str] = ()) -> Train
     values: dict[str, Any] = {}
     if path is not None:
         p = Path(path)
-        if not p.is_file():
+        if not p.exists():
             raise ConfigError(f"config file {str(p)!r} does not exist")
+        if not p.is_file():
+            raise ConfigError(f"config file {str(p)!r} is not a file; give a YAML file such as "
+                              "configs/quickstart.yaml")
         try:
-            loaded = yaml.safe_load(p.read_text())
+            loaded = _load_yaml(p.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"config file {str(p)!r} is not a text file (not UTF-8: {e.reason} at byte "
+                              f"{e.start}); give a YAML file such as configs/quickstart.yaml") from None
         except yaml.YAMLError as e:
             raise ConfigError(f"config file {str(p)!r} is not valid YAML: {e}") from None
         if loaded is None:
@@ -496,7 +526,8 @@ def bootstrap_values(policy: nn.Module, critic: nn.Module | None, game_states: n
     return value_of(policy, critic, rows).float().cpu().numpy().reshape(n, 4)
 
 
-__all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "make_config",
+__all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "MAX_SEED",
+           "make_config",
            "load_config", "parse_override", "config_yaml", "CriticNet", "log_prob_entropy", "LossOut",
            "ppo_loss", "bc_loss", "seat_gae", "encode_all_seats", "policy_and_value", "value_of",
            "bootstrap_values"]

@@ -1,11 +1,14 @@
 """PPO trainer: loss pieces on hand-made batches, per-seat GAE, a smoke training run, exact
-resume, atomic checkpoints, config validation and corrupt checkpoints (configs/smoke.yaml)."""
+resume, atomic checkpoints, the run folder (no run overwritten, history kept across resumes,
+finished runs), config validation and corrupt checkpoints (configs/smoke.yaml)."""
 
 from __future__ import annotations
 
 import json
 import math
+import shutil
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +31,34 @@ SMOKE = ROOT / "configs" / "smoke.yaml"
 
 def smoke(tmp: Path, *overrides: str):
     return load_config(SMOKE, [f"run_dir={tmp}", *overrides])
+
+
+def copy_run(run: Path, tmp: Path) -> Path:
+    """A copy of a run folder that a test may change."""
+    return Path(shutil.copytree(run, tmp / "run"))
+
+
+def eval_steps(run: Path, bot: str = "heuristic") -> list[int]:
+    """PPO decisions at which the run's events hold an evaluation against ``bot``."""
+    (curve,) = [c for c in read_curves(run) if c.opponent == bot]
+    return curve.decisions.tolist()
+
+
+@pytest.fixture(scope="module")
+def stopped_run(tmp_path_factory) -> Path:
+    """A smoke run stopped after 2 of its 4 iterations (512 decisions each): evaluated and
+    checkpointed at iteration 2."""
+    run = tmp_path_factory.mktemp("stopped") / "run"
+    train.train(smoke(run, "final_eval_deals=4"), stop_after=2)
+    return run
+
+
+@pytest.fixture(scope="module")
+def finished_run(stopped_run, tmp_path_factory) -> Path:
+    """``stopped_run`` resumed to its end (evaluated at iterations 2 and 4, final outputs)."""
+    run = copy_run(stopped_run, tmp_path_factory.mktemp("finished"))
+    assert train.main(["--resume", str(run)]) == 0
+    return run
 
 
 # ---------------------------------------------------------------------------------- loss pieces
@@ -159,7 +190,19 @@ def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
 
 def test_a_finished_run_writes_the_results_table_and_the_strength_plot(tmp_path, capsys):
     assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path}", "final_eval_deals=6"]) == 0
-    printed = capsys.readouterr().out
+    out = capsys.readouterr()
+    printed = out.out
+    # the run folder is announced at the start, every output file at the end
+    assert f"run folder {tmp_path} " in out.err
+    for name in ("results.md", "results.json", "checkpoints/latest.pt", "checkpoints/best.pt",
+                 "strength.png"):
+        assert f"  {tmp_path / name}\n" in printed, name
+    assert "`latest.pt` is the policy at the end of training; `best.pt` the one that scored best" in printed
+    # the closing hint's commands name an interpreter and a tensorboard that exist
+    (hint,) = [line for line in printed.splitlines() if line.startswith("curves: ")]
+    python, tensorboard = hint.split()[1], hint.split("  or  ")[1].split()[0]
+    assert Path(python).is_file() and hint.split()[2:4] == ["-m", "agents.curves"]
+    assert Path(tensorboard).is_file() and Path(tensorboard).name == "tensorboard"
     res = json.loads((tmp_path / "results.json").read_text())
     assert res["deals"] == 6 and res["deal_set_seed"] == 0 and res["opponents"] == ["random", "heuristic"]
     assert res["rows"][0]["checkpoint"].endswith("latest.pt")
@@ -205,6 +248,97 @@ def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
     assert torch.equal(a["trainer"]["env"]["game_states"], b["trainer"]["env"]["game_states"])
 
 
+# ---------------------------------------------------------------------------------- the run folder
+def test_a_fresh_start_refuses_a_run_dir_that_holds_a_run(stopped_run, tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    assert train.main(["--config", str(SMOKE), f"run_dir={run}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+    for words in (f"--resume {run}", "fresh run_dir", "--overwrite"):
+        assert words in err, words
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+    assert train.main(["--resume", str(run), "--overwrite"]) == 2
+    assert "cannot go with --resume" in capsys.readouterr().err
+
+
+def test_overwrite_replaces_the_earlier_run_and_its_stale_temporary_files(stopped_run, tmp_path):
+    run = copy_run(stopped_run, tmp_path)
+    stale = run / "checkpoints" / ".latest.pt.k1ll3d.tmp"          # what a save killed half-way leaves
+    stale.write_bytes(b"half a checkpoint")
+    assert train.main(["--config", str(SMOKE), f"run_dir={run}", "--overwrite", "--stop-after", "1",
+                       "eval_every=0"]) == 0
+    assert read_checkpoint(run / "checkpoints" / "latest.pt")["trainer"]["iteration"] == 1
+    assert not (run / "checkpoints" / "best.pt").exists()           # the old run's best is gone
+    assert len(list(run.glob("events.out.tfevents.*"))) == 1 and not stale.exists()
+
+
+def test_resume_keeps_the_evaluations_from_before_it(finished_run, stopped_run):
+    # the stopped run was evaluated at 1,024 decisions, the resumed one at 2,048: both stay in the
+    # events that TensorBoard, strength.png and agents.curves read
+    assert eval_steps(stopped_run) == [1024]
+    assert eval_steps(finished_run) == [1024, 2048]
+    assert eval_steps(finished_run, "random") == [1024, 2048]
+
+
+def test_resume_hides_only_what_the_interrupted_process_logged_after_its_checkpoint(stopped_run, tmp_path):
+    from torch.utils.tensorboard import SummaryWriter
+
+    run = copy_run(stopped_run, tmp_path)
+    with SummaryWriter(str(run)) as w:          # an evaluation after the checkpoint, then killed
+        for tag in ("points_per_hand", "ci95_low", "ci95_high"):
+            w.add_scalar(f"eval/{tag}_vs_heuristic", 99.0, 1536)
+        w.add_scalar("time/elapsed_s", 1e6, 1536)
+    assert eval_steps(run) == [1024, 1536]
+    time.sleep(1.1)                             # event files are read in the order of their names'
+    #                                             time stamps (whole seconds): the resume comes later
+    stale = run / "checkpoints" / ".latest.pt.k1ll3d.tmp"
+    stale.write_bytes(b"half a checkpoint")
+    assert train.main(["--resume", str(run), "eval_every=1", "final_eval_deals=0"]) == 0
+    assert eval_steps(run) == [1024, 1536, 2048]
+    (curve,) = [c for c in read_curves(run) if c.opponent == "heuristic"]
+    assert curve.points[1] != 99.0 and not stale.exists()
+
+
+def test_resuming_a_finished_run_says_so_and_changes_nothing(finished_run, tmp_path, capsys):
+    from agents.curves import main as curves_main
+
+    run = copy_run(finished_run, tmp_path)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    assert train.main(["--resume", str(run)]) == 0
+    printed = capsys.readouterr().out
+    assert f"run {run} is already finished (4 iterations, 2,048 decisions); nothing left to train" in printed
+    assert (run / "results.md").read_text().strip() in printed
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+    assert curves_main([str(run), "--out", str(tmp_path / "again.png")]) == 0
+    # killed after its last checkpoint, before the final outputs: resuming writes just those
+    for name in ("results.json", "results.md", "strength.png"):
+        (run / name).unlink()
+    assert train.main(["--resume", str(run)]) == 0
+    again, first = json.loads((run / "results.json").read_text()), json.loads(before[run / "results.json"])
+    for res in (again, first):                  # the copy's folder differs; the checkpoints do not
+        for row in res["rows"]:
+            row["checkpoint"] = Path(row["checkpoint"]).name
+    assert again == first
+    assert (run / "strength.png").exists() and eval_steps(run) == [1024, 2048]
+    assert (run / "checkpoints" / "latest.pt").read_bytes() == before[run / "checkpoints" / "latest.pt"]
+
+
+def test_resume_refuses_another_thread_count_given_after_the_options(stopped_run, capsys):
+    # measured: 2 threads instead of 1 change the weights (threaded kernels sum in another order)
+    assert train.main(["--resume", str(stopped_run), "--stop-after", "3", "torch_threads=2"]) == 2
+    err = capsys.readouterr().err
+    assert "'torch_threads' cannot change when resuming" in err and "Traceback" not in err
+
+
+def test_a_start_that_fails_leaves_no_run_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    run = tmp_path / "new"
+    assert train.main(["--config", str(SMOKE), f"run_dir={run}", "device=cuda"]) == 2
+    assert "no CUDA device" in capsys.readouterr().err
+    assert not run.exists()
+
+
 def test_a_crash_while_saving_leaves_the_previous_checkpoint_intact(tmp_path, monkeypatch):
     train.train(smoke(tmp_path), stop_after=2)
     latest = tmp_path / "checkpoints" / "latest.pt"
@@ -235,6 +369,8 @@ def test_a_crash_while_saving_leaves_the_previous_checkpoint_intact(tmp_path, mo
     ("opponents={self: 1, robot: 1}", ["'opponents'", "'robot'", "heuristic"]),
     ("opponents={random: 0}", ["'opponents'", "sum to 0"]),
     ("total_decisions=100", ["'total_decisions'", "100", "512"]),
+    ("seed=18446744073709551616", ["'seed'", "18446744073709551616", "2**64 - 2"]),
+    ("seed=-1", ["'seed'", "-1", "[0, "]),
 ])
 def test_bad_config_values_are_named_with_what_is_allowed(override, words, capsys):
     with pytest.raises(ConfigError) as e:
@@ -259,6 +395,17 @@ def test_config_files_are_valid_and_unknown_yaml_keys_are_rejected(tmp_path):
         load_config(bad)
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "missing.yaml")
+    bad.write_text("num_envs: 8\nlr: 0.1\nnum_envs: 16\n")
+    with pytest.raises(ConfigError, match="key 'num_envs' is given twice"):
+        load_config(bad)
+    bad.write_text("opponents: {self: 1, random: 1, self: 2}\n")
+    with pytest.raises(ConfigError, match="key 'self' is given twice"):
+        load_config(bad)
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    with pytest.raises(ConfigError, match="is not a text file"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="is not a file"):
+        load_config(tmp_path)
     assert make_config({"lr": "3e-4"}).lr == pytest.approx(3e-4)
 
 
@@ -278,6 +425,30 @@ def test_corrupt_truncated_or_foreign_checkpoints_give_a_clear_error(tmp_path, c
         train.load_trainer_checkpoint(latest)
     assert train.main(["--resume", str(tmp_path / "nowhere")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_run_dir_that_is_a_file_is_named(tmp_path, capsys):
+    f = tmp_path / "notes.txt"
+    f.write_text("not a folder\n")
+    for run_dir in (f, f / "run"):
+        assert train.main(["--config", str(SMOKE), f"run_dir={run_dir}"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and f"{str(f)!r} is a file, not a folder" in err
+    assert train.main(["--resume", str(f)]) == 2
+    assert "is a file; give the run folder" in capsys.readouterr().err
+    assert f.read_text() == "not a folder\n"
+
+
+def test_resuming_weights_that_do_not_fit_the_network_is_named(stopped_run, tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    latest = run / "checkpoints" / "latest.pt"
+    ckpt = read_checkpoint(latest)
+    ckpt["trainer"]["config"]["hidden"] = [16]                      # the weights are of hidden [32]
+    torch.save(ckpt, latest)
+    assert train.main(["--resume", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "weights do not fit the network of its config (hidden [16]" in err
+    assert "Traceback" not in err
 
 
 # ---------------------------------------------------------------------------------- warm start
@@ -323,11 +494,14 @@ def test_behaviour_cloning_warm_start_raises_agreement_with_the_heuristic_and_is
     ckpt = read_checkpoint(tmp_path / "checkpoints" / "latest.pt")
     assert ckpt["trainer"]["bc_decisions_done"] == 8192
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    tags = EventAccumulator(str(tmp_path)).Reload().Tags()["scalars"]
+    tags = EventAccumulator(str(tmp_path / "warm_start")).Reload().Tags()["scalars"]
     assert {"bc/loss", "bc/accuracy", "bc/value_loss"} <= set(tags)
     resumed = train.train(load_config(tmp_path / "config.yaml", ["eval_every=0"]), resume=tmp_path,
                           stop_after=2)
     assert resumed["bc"] == {} and resumed["bc_decisions"] == 8192 and resumed["iterations"] == 2
+    # its history (one point per warm-start batch, up to 8,192 decisions) survives the resume
+    bc = EventAccumulator(str(tmp_path / "warm_start")).Reload().Scalars("bc/loss")
+    assert [e.step for e in bc] == [512 * (i + 1) for i in range(16)]
 
 
 @pytest.mark.parametrize("override, words", [
