@@ -361,7 +361,8 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
     play (``seat_gae`` with ``gamma``/``gae_lambda``). Deterministic; uses no global RNG, so the
     PPO that follows draws exactly what it would without the warm start. Logs ``bc/loss``,
     ``bc/value_loss`` and ``bc/accuracy`` (first-pass agreement with the heuristic, on decisions
-    not yet trained on) at step = warm-start decisions so far. Returns the last batch's stats and
+    not yet trained on) at step = warm-start decisions so far to ``writer`` (the trainer's is
+    in ``RUN_DIR/warm_start``, apart from PPO's steps). Returns the last batch's stats and
     ``decisions`` (env decisions played).
     """
     N, T = cfg.num_envs, cfg.rollout_steps
@@ -804,7 +805,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     shares = {k: v / wall for k, v in timers.total.items()} if wall > 0 else {}
     results = final_outputs(cfg, run_dir, device) if iteration == total_iters else None
     return {"run_dir": str(run_dir), "already_finished": False, "iterations": iteration,
-            "env_decisions": env_decisions,
+            "total_iterations": total_iters, "env_decisions": env_decisions,
             "trained_decisions": trained_decisions, "wall_s": wall,
             "cpu_s": time.process_time() - cpu_start, "time_s": dict(timers.total),
             "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": best_eval,
@@ -886,13 +887,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{summary['env_decisions']:,} decisions); nothing left to train")
         print_outputs(summary)
         return 0
-    ev = " ".join(f"vs {k}: {v['points_per_hand']:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
-                  for k, v in summary["eval"].items())
+    ev = "; last periodic evaluation " + " ".join(
+        f"vs {k}: {v['points_per_hand']:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
+        for k, v in summary["eval"].items()) if summary["eval"] else ""
     bc = f" after a {summary['bc_decisions']:,}-decision warm start" if summary["bc_decisions"] else ""
     print(f"done: {summary['iterations']} iterations, {summary['env_decisions']:,} decisions{bc} "
           f"({summary['trained_decisions']:,} trained) in {hms(summary['wall_s'])} "
-          f"(CPU time {hms(summary['cpu_s'])}); last periodic evaluation {ev}; "
-          f"checkpoint {summary['checkpoint']}")
+          f"(CPU time {hms(summary['cpu_s'])}){ev}; checkpoint {summary['checkpoint']}")
+    if summary["iterations"] < summary["total_iterations"]:
+        print(f"stopped at iteration {summary['iterations']}/{summary['total_iterations']}; continue with "
+              f"{shown_command('python')} train.py --resume {summary['run_dir']}")
     print_outputs(summary)
     return 0
 

@@ -262,12 +262,16 @@ def test_a_fresh_start_refuses_a_run_dir_that_holds_a_run(stopped_run, tmp_path,
     assert "cannot go with --resume" in capsys.readouterr().err
 
 
-def test_overwrite_replaces_the_earlier_run_and_its_stale_temporary_files(stopped_run, tmp_path):
+def test_overwrite_replaces_the_earlier_run_and_its_stale_temporary_files(stopped_run, tmp_path, capsys):
     run = copy_run(stopped_run, tmp_path)
     stale = run / "checkpoints" / ".latest.pt.k1ll3d.tmp"          # what a save killed half-way leaves
     stale.write_bytes(b"half a checkpoint")
     assert train.main(["--config", str(SMOKE), f"run_dir={run}", "--overwrite", "--stop-after", "1",
                        "eval_every=0"]) == 0
+    (hint,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("stopped at ")]
+    python, *rest = hint.split("; continue with ")[1].split()
+    assert hint.startswith("stopped at iteration 1/4;") and rest == ["train.py", "--resume", str(run)]
+    assert Path(python).is_file()                                  # a command that runs as printed
     assert read_checkpoint(run / "checkpoints" / "latest.pt")["trainer"]["iteration"] == 1
     assert not (run / "checkpoints" / "best.pt").exists()           # the old run's best is gone
     assert len(list(run.glob("events.out.tfevents.*"))) == 1 and not stale.exists()
@@ -324,9 +328,11 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(finished_run, tmp_p
     assert (run / "checkpoints" / "latest.pt").read_bytes() == before[run / "checkpoints" / "latest.pt"]
 
 
-def test_resume_refuses_another_thread_count_given_after_the_options(stopped_run, capsys):
-    # measured: 2 threads instead of 1 change the weights (threaded kernels sum in another order)
-    assert train.main(["--resume", str(stopped_run), "--stop-after", "3", "torch_threads=2"]) == 2
+def test_resume_refuses_another_thread_count_and_reads_overrides_around_the_options(stopped_run, capsys):
+    # measured: 2 threads instead of 1 change the weights (threaded kernels sum in another order);
+    # overrides may stand before and after --stop-after N
+    assert train.main(["--resume", str(stopped_run), "progress=false", "--stop-after", "3",
+                       "torch_threads=2"]) == 2
     err = capsys.readouterr().err
     assert "'torch_threads' cannot change when resuming" in err and "Traceback" not in err
 
@@ -387,23 +393,18 @@ def test_config_files_are_valid_and_unknown_yaml_keys_are_rejected(tmp_path):
         cfg = load_config(ROOT / "configs" / f"{name}.yaml")
         assert cfg.iterations >= 1
     bad = tmp_path / "bad.yaml"
-    bad.write_text("num_envs: 8\nbatch: 3\n")
-    with pytest.raises(ConfigError, match="unknown config key 'batch'"):
-        load_config(bad)
-    bad.write_text("- a list\n")
-    with pytest.raises(ConfigError, match="mapping"):
-        load_config(bad)
+    for content, message in [
+        (b"num_envs: 8\nbatch: 3\n", "unknown config key 'batch'"),
+        (b"- a list\n", "mapping"),
+        (b"num_envs: 8\nlr: 0.1\nnum_envs: 16\n", "key 'num_envs' is given twice"),
+        (b"opponents: {self: 1, random: 1, self: 2}\n", "key 'self' is given twice"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe", "is not a text file"),       # a binary file
+    ]:
+        bad.write_bytes(content)
+        with pytest.raises(ConfigError, match=message):
+            load_config(bad)
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "missing.yaml")
-    bad.write_text("num_envs: 8\nlr: 0.1\nnum_envs: 16\n")
-    with pytest.raises(ConfigError, match="key 'num_envs' is given twice"):
-        load_config(bad)
-    bad.write_text("opponents: {self: 1, random: 1, self: 2}\n")
-    with pytest.raises(ConfigError, match="key 'self' is given twice"):
-        load_config(bad)
-    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
-    with pytest.raises(ConfigError, match="is not a text file"):
-        load_config(bad)
     with pytest.raises(ConfigError, match="is not a file"):
         load_config(tmp_path)
     assert make_config({"lr": "3e-4"}).lr == pytest.approx(3e-4)
