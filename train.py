@@ -94,9 +94,10 @@ RESUME_OVERRIDABLE = ("progress", "device", "eval_every", "eval_deals", "checkpo
 CHECKPOINTS = ("latest.pt", "best.pt")           # in RUN_DIR/checkpoints
 WARM_START_DIR = "warm_start"                    # the warm start's TensorBoard events, in RUN_DIR
 EVENTS_GLOB = "events.out.tfevents.*"
-#: what a run writes, relative to its folder (an ``--overwrite`` start removes these and the events)
-RUN_OUTPUTS = ("config.yaml", "results.md", "results.json", *(f"checkpoints/{c}" for c in CHECKPOINTS),
-               "strength.png")
+#: a run's result files, relative to its folder (listed at the end of a run)
+RESULT_FILES = ("results.md", "results.json", *(f"checkpoints/{c}" for c in CHECKPOINTS), "strength.png")
+#: what a run writes besides its event files (an ``--overwrite`` start removes these and the events)
+RUN_OUTPUTS = ("config.yaml", *RESULT_FILES)
 
 
 # ---------------------------------------------------------------------------------- small helpers
@@ -182,7 +183,7 @@ def open_run_dir(run_dir: Path, overwrite: bool) -> None:
 
 def output_files(run_dir: Path) -> list[Path]:
     """The run's result files that exist: results.md, results.json, both checkpoints, the plot."""
-    return [run_dir / name for name in RUN_OUTPUTS[1:] if (run_dir / name).exists()]
+    return [run_dir / name for name in RESULT_FILES if (run_dir / name).exists()]
 
 
 # ---------------------------------------------------------------------------------- evaluation
@@ -597,8 +598,9 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     cfg.run_dir = str(run_dir)
     (run_dir / "config.yaml").write_text(config_yaml(cfg))
     if ckpt is None:
-        print(f"run folder {run_dir} (config.yaml, TensorBoard events, checkpoints/); continue it after an "
-              f"interruption with --resume {run_dir}", file=sys.stderr, flush=True)
+        print(f"run folder {run_dir} (config.yaml, TensorBoard events, checkpoints/); after an "
+              f"interruption continue it with {shown_command('python')} train.py --resume {run_dir}",
+              file=sys.stderr, flush=True)
     else:
         print(f"continuing the run in {run_dir} at iteration {iteration}/{cfg.iterations}",
               file=sys.stderr, flush=True)

@@ -293,8 +293,14 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":      # "<<: *anchor" may be overridden
+                continue
             key = self.construct_object(key_node, deep=deep)
-            if key in seen:
+            try:
+                duplicate = key in seen
+            except TypeError:                                  # unhashable: the base loader says so
+                continue
+            if duplicate:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"key {key!r} is given twice (keep one)", key_node.start_mark)
             seen.add(key)
