@@ -193,8 +193,29 @@ def env(**kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = _RejectNonActions(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+def _not_an_action(action: Any) -> str | None:
+    """Why ``action`` is no action at all (a bool, a float, a string, ...), None for an integer."""
+    if isinstance(action, (bool, np.bool_)):
+        return f"{action!r} is a bool, not an action; actions are integers 0..{N_ACTIONS - 1}"
+    if not hasattr(action, "__index__"):
+        return f"{action!r} is not an action; actions are integers 0..{N_ACTIONS - 1}"
+    return None
+
+
+class _RejectNonActions(wrappers.BaseWrapper):
+    """Raises IllegalActionError for an action that is not an integer (``step(True)``), before
+    PettingZoo's wrappers would fail on it with an unrelated error."""
+
+    def step(self, action: Any) -> None:
+        problem = None if action is None else _not_an_action(action)
+        if problem:
+            raise IllegalActionError(f"{self.agent_selection}: {problem}")
+        super().step(action)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -266,6 +287,9 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                                 or seed < 0):
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
         if seed is not None:
             self._st[core.S_RNG] = seed_to_rng_state(seed)
         to_move, self._legal = _env_reset(self._st, self._rp, self._is_match)
@@ -305,15 +329,27 @@ class raw_env(AECEnv, EzPickle):
         self._skip_agent_selection = None
         self.agent_selection = AGENTS[to_move]
 
+    def _require_episode(self, call: str) -> None:
+        """RuntimeError unless an episode is running (reset was called and some agent is left)."""
+        if not self.agents:
+            when = ("before reset()" if not hasattr(self, "agent_selection") else
+                    "after the episode ended (every agent is done)")
+            raise RuntimeError(f"jass_v0: {call} {when}; call reset() to deal a new episode")
+
+    def last(self, observe: bool = True) -> tuple:
+        self._require_episode("last()")
+        return super().last(observe)
+
     def step(self, action: int | None) -> None:
+        self._require_episode("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        try:
-            a = action.__index__()  # type: ignore[union-attr]
-        except AttributeError:
-            a = -1
+        problem = _not_an_action(action)
+        if problem:
+            raise IllegalActionError(f"{agent}: {problem}")
+        a = action.__index__()  # type: ignore[union-attr]
         if a < 0 or a >= N_ACTIONS or not (self._legal >> a) & 1:
             raise IllegalActionError(self._illegal_message(agent, action))
         self._cumulative_rewards[agent] = 0.0
