@@ -16,7 +16,8 @@ The graph has two inputs and one output, all with a dynamic batch axis ``batch``
                                         as agents.network.apply_mask does in torch
 
 The file carries metadata (``format`` = ``jass-policy-onnx/1``, ``obs_version``, ``hidden``,
-``source_sha256`` of the checkpoint). It is written atomically, checked with ``onnx.checker`` and,
+``source_sha256`` of the checkpoint, ``trained_for``: the game and rules as JSON,
+:mod:`agents.trained_for`). It is written atomically, checked with ``onnx.checker`` and,
 unless ``--no-verify``, compared with torch through onnxruntime on random observations and masks
 (:func:`compare_logits`: every legal logit within float32 rounding of torch's, ``ATOL + RTOL`` x the
 row's largest legal logit; masked entries identical; the same argmax action in every row). Run it
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import sys
 import warnings
@@ -46,6 +48,7 @@ from jass_env.observation import OBS_DIM, OBS_VERSION
 from .files import atomic_write, file_sha256
 from .network import CheckpointError, PolicyNet, load_policy, slim_policy
 from .onnx_policy import INPUT_MASK, INPUT_OBS, ONNX_FORMAT, OUTPUT_LOGITS
+from .trained_for import stored_trained_for
 
 DEFAULT_OPSET = 17
 VERIFY_INPUTS = 64   # random observations and masks of the onnxruntime-vs-torch check
@@ -83,13 +86,15 @@ def export_onnx(checkpoint: str | os.PathLike[str], path: str | os.PathLike[str]
     Raises CheckpointError (from :func:`agents.network.load_policy`) for a bad checkpoint and
     ExportError when onnx is missing or the exporter fails.
     """
-    net, _ = load_policy(checkpoint)
-    return export_net(net, path, opset, source_sha256=file_sha256(checkpoint))
+    net, ckpt = load_policy(checkpoint)
+    return export_net(net, path, opset, source_sha256=file_sha256(checkpoint),
+                      trained_for=stored_trained_for(ckpt))
 
 
 def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAULT_OPSET,
-               source_sha256: str | None = None) -> Path:
-    """Export a PolicyNet (see :func:`export_onnx`)."""
+               source_sha256: str | None = None, trained_for: dict | None = None) -> Path:
+    """Export a PolicyNet (see :func:`export_onnx`); ``trained_for`` (the checkpoint's, see
+    :mod:`agents.trained_for`) goes into the metadata as JSON."""
     try:
         import onnx  # noqa: PLC0415 (optional dependency)
     except ImportError as e:
@@ -114,6 +119,8 @@ def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAUL
             "hidden": ",".join(map(str, net.hidden)), "masked_value": "float32 min"}
     if source_sha256:
         meta["source_sha256"] = source_sha256
+    if trained_for is not None:
+        meta["trained_for"] = json.dumps(trained_for, sort_keys=True)
     for k, v in meta.items():
         entry = proto.metadata_props.add()
         entry.key, entry.value = k, v
@@ -208,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: --opset must be between 9 and 23, got {args.opset}", file=sys.stderr)
         return 2
     try:
-        net, _ = load_policy(args.checkpoint)
+        net, ckpt = load_policy(args.checkpoint)
     except CheckpointError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -222,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.onnx is None:
         return 0
     try:
-        path = export_net(net, args.onnx, args.opset, source_sha256=file_sha256(args.checkpoint))
+        path = export_net(net, args.onnx, args.opset, source_sha256=file_sha256(args.checkpoint),
+                          trained_for=stored_trained_for(ckpt))
     except (ExportError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -16,11 +16,20 @@ pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 torch = pytest.importorskip("torch")
 
-from agents.export import ATOL, RTOL, compare_logits, export_onnx, main, random_inputs  # noqa: E402
-from agents.network import CheckpointError, load_policy  # noqa: E402
+from agents.export import (  # noqa: E402
+    ATOL,
+    RTOL,
+    compare_logits,
+    export_net,
+    export_onnx,
+    main,
+    random_inputs,
+)
+from agents.network import CheckpointError, PolicyNet, load_policy  # noqa: E402
 from agents.onnx_policy import OnnxModelError, OnnxPolicyAgent  # noqa: E402
 from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, write_random_checkpoint  # noqa: E402
 from agents.registry import AgentSpecError, make_agent  # noqa: E402
+from agents.trained_for import RulesMismatchWarning, trained_for  # noqa: E402
 from jass_env import Round  # noqa: E402
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation  # noqa: E402
 
@@ -235,3 +244,24 @@ def test_onnx_agent_errors_for_missing_corrupt_and_wrong_files(exported, tmp_pat
     with pytest.raises(ValueError, match="no legal action"):
         OnnxPolicyAgent(path).act({"observation": np.zeros(OBS_DIM, np.float32),
                                    "action_mask": np.zeros(43, np.int8)})
+
+
+def test_the_onnx_file_carries_the_game_and_the_onnx_agent_checks_it(tmp_path) -> None:
+    net = PolicyNet((8,), seed=0)
+    vaud = export_net(net, tmp_path / "vaud.onnx", trained_for=trained_for("seed_vaud"))
+    agent = OnnxPolicyAgent(vaud, rules="seed_vaud")
+    assert agent.trained_for == json.loads(json.dumps(trained_for("seed_vaud")))
+    with pytest.warns(RulesMismatchWarning, match="trained for rules 'seed_vaud' but plays under 'schieber'"):
+        make_agent(str(vaud), "schieber")
+    other = export_net(net, tmp_path / "other.onnx", trained_for={**trained_for(None), "game": "coiffeur"})
+    with pytest.raises(OnnxModelError, match=r"trained for game 'coiffeur'"):
+        OnnxPolicyAgent(other)
+    with pytest.raises(AgentSpecError, match=r"trained for game 'coiffeur'"):   # a bad agent for the CLIs
+        make_agent(str(other), "schieber")
+
+
+@pytest.mark.skipif(not DEFAULT_CHECKPOINT.exists(), reason="no shipped policy")
+def test_the_shipped_policy_exports_as_schieber(tmp_path) -> None:
+    path = export_onnx(DEFAULT_CHECKPOINT, tmp_path / "d.onnx")
+    assert OnnxPolicyAgent(path, rules="schieber").trained_for["rules"] == "schieber"
+
