@@ -329,28 +329,32 @@ class raw_env(AECEnv, EzPickle):
         self._skip_agent_selection = None
         self.agent_selection = AGENTS[to_move]
 
-    def _require_episode(self, call: str) -> None:
-        """RuntimeError unless an episode is running (reset was called and some agent is left)."""
-        if not self.agents:
-            when = ("before reset()" if not hasattr(self, "agent_selection") else
-                    "after the episode ended (every agent is done)")
-            raise RuntimeError(f"jass_v0: {call} {when}; call reset() to deal a new episode")
+    def _outside_episode(self, call: str) -> RuntimeError:
+        """The error for ``call`` when no episode runs (before reset, or every agent is done)."""
+        when = ("before reset()" if not hasattr(self, "agent_selection") else
+                "after the episode ended (every agent is done)")
+        return RuntimeError(f"jass_v0: {call} {when}; call reset() to deal a new episode")
 
     def last(self, observe: bool = True) -> tuple:
-        self._require_episode("last()")
-        return super().last(observe)
+        """AECEnv.last, with a named error outside an episode."""
+        if not self.agents:
+            raise self._outside_episode("last()")
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
-        self._require_episode("step()")
+        if not self.agents:
+            raise self._outside_episode("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        problem = _not_an_action(action)
-        if problem:
-            raise IllegalActionError(f"{agent}: {problem}")
-        a = action.__index__()  # type: ignore[union-attr]
-        if a < 0 or a >= N_ACTIONS or not (self._legal >> a) & 1:
+        try:
+            a = action.__index__()  # type: ignore[union-attr]
+        except AttributeError:
+            a = -1
+        if a < 0 or a >= N_ACTIONS or not (self._legal >> a) & 1 or type(action) is bool:
             raise IllegalActionError(self._illegal_message(agent, action))
         self._cumulative_rewards[agent] = 0.0
         to_move, self._legal, nonzero = self._step_fn(self._st, a, self._rp, self._kind, self._is_match,
@@ -374,6 +378,9 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def _illegal_message(self, agent: str, action: Any) -> str:
+        problem = _not_an_action(action)
+        if problem:
+            return f"{agent}: {problem}"
         legal = [a for a in range(N_ACTIONS) if (self._legal >> a) & 1]
         if isinstance(action, (int, np.integer)) and 0 <= action < N_ACTIONS:
             what = f"{ACTION_NAMES[int(action)]} (action {int(action)})"
