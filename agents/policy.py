@@ -62,6 +62,7 @@ class PolicyAgent(Agent):
             self.checkpoint: str | None = None
             self.checkpoint_sha256: str | None = None
             self.info: dict = {}
+            self.trained_for = trained_for(None)
             self.name = f"policy(random-weights seed={init_seed}, {mode})"
         else:
             self.net, ckpt = load_policy(checkpoint)

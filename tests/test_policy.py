@@ -136,7 +136,7 @@ def test_sampled_policy_is_reproducible_after_reset(tmp_path) -> None:
 def test_default_policy_without_checkpoint_uses_seeded_random_weights() -> None:
     a, b = PolicyAgent(seed=3), PolicyAgent(seed=3)
     if a.checkpoint is None:
-        assert "random-weights seed=3" in a.name
+        assert "random-weights seed=3" in a.name and "rules" not in a.trained_for   # untrained
         obs = _obs(Round(seed=1))
         assert np.array_equal(a.action_probabilities(obs), b.action_probabilities(obs))
 
