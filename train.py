@@ -78,6 +78,7 @@ from agents.ppo import (
     value_of,
 )
 from agents.stats import mean_ci
+from agents.trained_for import trained_for
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, STATE_DIM
 from jass_env.vector import VectorJassEnv
@@ -579,7 +580,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                     "opp_slot": torch.from_numpy(opp_slot.copy())},
             "rng": rng_state(np_gen, sample_gen),
         }
-        save_policy(path, policy, trainer=trainer, rules=cfg.rules)
+        save_policy(path, policy, trainer=trainer, rules=cfg.rules, trained_for=trained_for(cfg.rules))
 
     # ---- rollout storage; T steps x N games (one decision per game and step)
     buf_x = np.zeros((T, N, D), np.float32)          # observation or state of the acting seat

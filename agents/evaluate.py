@@ -532,13 +532,22 @@ def write_pair_outputs(out: Path, res: PairResult) -> None:
 
 
 # ---------------------------------------------------------------------------------- round robin
+def round_robin_problem(specs: Sequence[str]) -> str | None:
+    """Why ``specs`` cannot make a round robin (fewer than 2 agents, or one twice), or None."""
+    if len(specs) < 2 or len(set(specs)) != len(specs):
+        return (f"a round robin needs at least 2 distinct agents (--round-robin A B ...), "
+                f"got {list(specs)}")
+    return None
+
+
 def round_robin(specs: Sequence[str], rules: str | Rules | None = None, deals: int = 500, seed: int = 0,
                 matches: int = 0, workers: int = 1, progress: bool = False,
                 prior: float = 1.0) -> tuple[list[PairResult], dict[str, Any]]:
     """Every pair of ``specs`` on the same deal set; Bradley-Terry/Elo on deals won (ties half,
     ``prior`` virtual drawn deals per pair), first agent = 0 Elo. Returns (pairs, summary)."""
-    if len(specs) < 2 or len(set(specs)) != len(specs):
-        raise ValueError(f"a round robin needs at least 2 distinct agents, got {list(specs)}")
+    problem = round_robin_problem(specs)
+    if problem:
+        raise ValueError(problem)
     t0 = time.monotonic()
     pairs = [evaluate_pair(a, b, rules, deals, seed, matches, workers, progress)
              for a, b in itertools.combinations(specs, 2)]
@@ -650,6 +659,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.round_robin and args.agents:
         return fail("give either two agents or --round-robin, not both")
+    if args.round_robin and round_robin_problem(args.round_robin):
+        return fail(round_robin_problem(args.round_robin))
     if not args.round_robin and len(args.agents) != 2:
         return fail(f"give two agents (A B) or --round-robin A B ...; got {len(args.agents)} agent(s)")
     if args.deals < 2 or args.matches < 0 or args.seed < 0 or args.workers < 1:

@@ -227,7 +227,7 @@ def slim_policy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Pat
     net, ckpt = load_policy(src)
     tr = ckpt.get("trainer") or {}
     extra: dict[str, Any] = {"source": f"{src} (sha256 {file_sha256(src)})"}
-    for key in ("rules", "trainer_config"):
+    for key in ("rules", "trained_for", "trainer_config"):
         if key in ckpt:
             extra[key] = ckpt[key]
     if "config" in tr:

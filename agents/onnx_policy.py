@@ -14,6 +14,7 @@ Registry spec: a path ending in ``.onnx`` (``make_agent("runs/x.onnx:greedy=fals
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,12 @@ import numpy as np
 
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
+from jass_env.rules import Rules
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
 from .registry import AgentSpecError
+from .trained_for import layout_problem, stored_trained_for, warn_if_rules_differ
 
 ONNX_FORMAT = "jass-policy-onnx/1"
 INPUT_OBS, INPUT_MASK, OUTPUT_LOGITS = "observation", "action_mask", "logits"
@@ -51,13 +54,16 @@ class OnnxPolicyAgent(Agent):
             the agent's generator (reseeded by :meth:`reset`).
         seed: generator seed.
         threads: onnxruntime intra-op threads (default 1: agents usually run many in parallel).
+        rules: the rules it will play under (None: not checked); a policy trained under other
+            rules warns (RulesMismatchWarning, :mod:`agents.trained_for`).
 
     Raises OnnxModelError for a missing or corrupt file, a graph whose inputs/outputs are not those
-    of :mod:`agents.export`, an observation-version mismatch, or a missing onnxruntime.
+    of :mod:`agents.export`, an observation-version mismatch or a policy for another game, or a
+    missing onnxruntime.
     """
 
     def __init__(self, path: str | os.PathLike[str], greedy: bool = True, seed: int | None = None,
-                 threads: int | None = 1) -> None:
+                 threads: int | None = 1, rules: str | Rules | None = None) -> None:
         super().__init__(seed)
         try:
             import onnxruntime as ort  # noqa: PLC0415 (optional dependency)
@@ -83,6 +89,9 @@ class OnnxPolicyAgent(Agent):
                 f"expected a {ONNX_FORMAT!r} file written by python -m agents.export): "
                 f"{type(e).__name__}: {_first_line(e)}") from None
         self._check_signature(p)
+        self.trained_for = self._trained_for(p)
+        if rules is not None:
+            warn_if_rules_differ(self.trained_for, rules, f"ONNX policy {str(p)!r}")
         self.greedy = bool(greedy)
         self.checkpoint = str(p)
         self.checkpoint_sha256 = file_sha256(p)
@@ -111,6 +120,23 @@ class OnnxPolicyAgent(Agent):
         if version is not None and version != str(OBS_VERSION):
             raise OnnxModelError(f"ONNX policy {str(p)!r} was trained on observation version "
                                  f"{version}; this code encodes version {OBS_VERSION}")
+
+    def _trained_for(self, p: Path) -> dict[str, Any]:
+        """The metadata's ``trained_for`` (older files: Schieber, :mod:`agents.trained_for`);
+        OnnxModelError if it names another game or layout."""
+        meta = self.session.get_modelmeta().custom_metadata_map
+        fields: dict[str, Any] = {"obs_version": int(meta.get("obs_version", OBS_VERSION))}
+        if "trained_for" in meta:
+            try:
+                fields["trained_for"] = json.loads(meta["trained_for"])
+            except json.JSONDecodeError as e:
+                raise OnnxModelError(f"ONNX policy {str(p)!r}: its trained_for metadata is not "
+                                     f"JSON ({e})") from None
+        tf = stored_trained_for(fields)
+        problem = layout_problem(tf, f"ONNX policy {str(p)!r}")
+        if problem:
+            raise OnnxModelError(problem)
+        return tf
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Masked logits float32 (B, 43) for observations (B, 529) and masks (B, 43) (0/1 or bool);

@@ -1,7 +1,7 @@
 """Play Jass in the terminal: you hold one seat, agents (bots, checkpoints, ONNX files) the others.
 
     python -m agents.play [--seat 0] [--partner heuristic] [--opponents pimc:worlds=10]
-                          [--rules schieber] [--seed N] [--match] [--record FILE]
+                          [--rules schieber] [--seed N] [--match] [--record FILE|DIR]
 
 (console script ``jass-play``). Agents are registry specs (:mod:`agents.registry`): ``random``,
 ``heuristic``, ``pimc:worlds=10``, ``runs/x.pt``, ``runs/x.onnx``; each opponent seat gets its own
@@ -16,23 +16,30 @@ cards while playing. Answer with a number, a card (``H9``, ``hJ``, ``♥9``), a 
 again. Every bot action is printed, and after each trick who won it.
 
 At the end (also after ``q``, end of input or Ctrl-C) every round played through all 9 tricks is
-written as a game record (RECORDS.md, :func:`jass_env.records.record_of`) to ``--record FILE``
-(default ``jass_game_<YYYYmmdd_HHMMSS>.jsonl`` in the current folder), one line per round; check
-it with ``python -m jass_env.records check FILE``.
+written as a game record (:func:`jass_env.records.record_of`) to ``--record FILE``, one line per
+round; check it with ``python -m jass_env.records check FILE``. ``--record DIR`` (an existing
+folder, or a path ending in ``/``) writes ``DIR/jass_game_<YYYYmmdd_HHMMSS>.jsonl``; without
+``--record`` the file goes to ``runs/play/`` (``runs/`` holds every generated output and is ignored
+by git). The record's folder is created and tested for writing *before* the game, so a game is
+never played into a record that cannot be written.
 
 Exit status: 0 game finished or quit, 1 an agent failed or the record could not be written,
-2 bad arguments (unknown agent, rules or seat).
+2 bad arguments (unknown agent, rules or seat; a record path that cannot be written; standard input
+closed).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import secrets
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
@@ -61,6 +68,44 @@ _CONTRACT_WORDS = {**{s.lower(): i for i, s in enumerate(SUITS)},
                    **{sym: i for i, sym in enumerate(SUIT_SYMBOLS)},
                    "obenabe": 4, "oben": 4, "o": 4, "undenufe": 5, "unde": 5, "u": 5}
 _PUSH_WORDS = ("push", "p", "schieben", "schiebe")
+
+
+DEFAULT_RECORD_DIR = Path("runs") / "play"
+
+
+class RecordPathError(ValueError):
+    """A ``--record`` path whose file cannot be written (folder is a file, not writable, ...)."""
+
+
+def record_path(arg: str | None, now: time.struct_time | None = None) -> Path:
+    """The record file for ``--record``: a FILE as given; in a folder (existing, or written with a
+    trailing ``/``; :data:`DEFAULT_RECORD_DIR` without ``--record``) ``jass_game_<timestamp>.jsonl``."""
+    name = f"jass_game_{time.strftime('%Y%m%d_%H%M%S', now or time.localtime())}.jsonl"
+    if arg is None:
+        return DEFAULT_RECORD_DIR / name
+    path = Path(arg)
+    return path / name if path.is_dir() or arg.endswith(("/", os.sep)) else path
+
+
+def prepare_record(path: Path) -> None:
+    """Make sure ``path`` can be written before anything is played: create its folder and write
+    (and remove) a probe file there. Raises RecordPathError saying what is wrong."""
+    folder = path.parent
+    blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise RecordPathError(f"cannot write the game record {str(path)!r}: {str(blocker)!r} is a file, "
+                              "not a folder; give --record a file in a folder, or a folder")
+    if path.exists() and not path.is_file():
+        raise RecordPathError(f"cannot write the game record {str(path)!r}: it exists and is not a "
+                              "regular file")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(f"{str(path)!r} is read-only")
+    except OSError as e:
+        raise RecordPathError(f"cannot write the game record {str(path)!r}: {e}") from None
 
 
 class QuitGame(Exception):
@@ -357,8 +402,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--rules", default="schieber", help="rules preset (default schieber)")
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
     ap.add_argument("--match", action="store_true", help="play a whole match to the rules' target")
-    ap.add_argument("--record", metavar="FILE", default=None,
-                    help="game record file (JSON Lines; default jass_game_<timestamp>.jsonl)")
+    ap.add_argument("--record", metavar="FILE|DIR", default=None,
+                    help="game record file (JSON Lines), or a folder for jass_game_<timestamp>.jsonl "
+                         f"(default: {DEFAULT_RECORD_DIR}/jass_game_<timestamp>.jsonl; runs/ is "
+                         "ignored by git); checked before the game")
     return ap
 
 
@@ -381,6 +428,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         print(f"error: {msg}", file=sys.stderr)
         return status
 
+    if stdin is None or getattr(stdin, "closed", False):
+        return fail("standard input is closed; agents.play reads your answers from it (run it in a "
+                    "terminal, or pipe the answers in)")
+
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if seed < 0:
         return fail(f"--seed must be >= 0, got {seed}")
@@ -391,7 +442,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         agents = {p: make_agent(s, rules, seed=seed + p) for p, s in specs.items()}
     except (RulesError, ValueError) as e:   # AgentSpecError and CheckpointError are ValueErrors
         return fail(str(e))
-    record_path = args.record or f"jass_game_{time.strftime('%Y%m%d_%H%M%S')}.jsonl"
+    record = record_path(args.record)
+    try:
+        prepare_record(record)
+    except RecordPathError as e:
+        return fail(str(e))
 
     term = Terminal(stdin, stdout)
     session = Session(rules, seat, agents, seed, term)
@@ -414,11 +469,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         term.say(f"Game stopped ({quit_reason}).")
     if session.records:
         try:
-            n = write_records(record_path, session.records)
+            n = write_records(record, session.records)
         except OSError as e:
-            return fail(f"cannot write the game record {record_path!r}: {e}", 1)
-        term.say(f"Wrote {n} round record(s) to {record_path} "
-                 f"(check: python -m jass_env.records check {record_path})")
+            return fail(f"cannot write the game record {str(record)!r}: {e}", 1)
+        term.say(f"Wrote {n} round record(s) to {record} "
+                 f"(check: python -m jass_env.records check {record})")
     else:
         term.say("No round was played through all 9 tricks; no record written.")
     return status

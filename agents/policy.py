@@ -20,9 +20,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from jass_env.rules import Rules
+
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
 from .network import DEFAULT_HIDDEN, CheckpointError, PolicyNet, load_policy, save_policy
+from .trained_for import layout_problem, stored_trained_for, trained_for, warn_if_rules_differ
 
 DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "default.pt"
 
@@ -38,10 +41,14 @@ class PolicyAgent(Agent):
             the agent's generator (reseeded by :meth:`reset`, so duplicate deals replay alike).
         seed: generator seed.
         threads: torch intra-op threads to use (a process-wide torch setting); None leaves it.
+        rules: the rules it will play under (preset name or Rules; None: not checked). A
+            checkpoint trained for another game or observation/action layout raises
+            CheckpointError; one trained under other rules warns (RulesMismatchWarning); see
+            :mod:`agents.trained_for`.
     """
 
     def __init__(self, checkpoint: str | os.PathLike[str] | None = None, greedy: bool = True,
-                 seed: int | None = None, threads: int | None = 1) -> None:
+                 seed: int | None = None, threads: int | None = 1, rules: str | Rules | None = None) -> None:
         super().__init__(seed)
         if threads is not None and torch.get_num_threads() != threads:
             torch.set_num_threads(threads)
@@ -55,9 +62,17 @@ class PolicyAgent(Agent):
             self.checkpoint: str | None = None
             self.checkpoint_sha256: str | None = None
             self.info: dict = {}
+            self.trained_for = trained_for(None)
             self.name = f"policy(random-weights seed={init_seed}, {mode})"
         else:
             self.net, ckpt = load_policy(checkpoint)
+            what = f"policy checkpoint {str(checkpoint)!r}"
+            self.trained_for = stored_trained_for(ckpt)
+            problem = layout_problem(self.trained_for, what)
+            if problem:
+                raise CheckpointError(problem)
+            if rules is not None:
+                warn_if_rules_differ(self.trained_for, rules, what)
             self.checkpoint = str(checkpoint)
             self.checkpoint_sha256 = file_sha256(checkpoint)
             self.info = {k: v for k, v in ckpt.items() if k not in ("model",)}
@@ -85,7 +100,8 @@ class PolicyAgent(Agent):
 def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] = DEFAULT_HIDDEN,
                             seed: int = 0) -> Path:
     """Save a seeded random-weights network as a ``jass-policy/1`` checkpoint."""
-    return save_policy(path, PolicyNet(hidden, seed=seed), note="random weights", seed=int(seed))
+    return save_policy(path, PolicyNet(hidden, seed=seed), note="random weights", seed=int(seed),
+                       trained_for=trained_for(None))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,14 +70,16 @@ def _rollout(v: str) -> str:
 
 @dataclass(frozen=True)
 class AgentType:
-    """One registry entry: where the class lives, its parameters (name -> parser) and whether it
-    takes the rules as first argument."""
+    """One registry entry: where the class lives, its parameters (name -> parser), whether it
+    takes the rules as first argument, or (``checks_rules``) as the keyword ``rules`` to check a
+    trained policy against them."""
 
     module: str
     cls: str
     params: dict[str, Callable[[str], Any]]
     takes_rules: bool
     help: str
+    checks_rules: bool = False
 
 
 AGENTS: dict[str, AgentType] = {
@@ -90,10 +92,12 @@ AGENTS: dict[str, AgentType] = {
                       True, "Perfect Information Monte Carlo search"),
     "policy": AgentType("agents.policy", "PolicyAgent",
                         {"checkpoint": str, "greedy": _bool, "seed": int}, False,
-                        "a trained policy checkpoint (default: agents/checkpoints/default.pt)"),
+                        "a trained policy checkpoint (default: agents/checkpoints/default.pt)",
+                        checks_rules=True),
     "onnx": AgentType("agents.onnx_policy", "OnnxPolicyAgent",
                       {"path": str, "greedy": _bool, "seed": int}, False,
-                      "an exported ONNX policy (python -m agents.export), run with onnxruntime"),
+                      "an exported ONNX policy (python -m agents.export), run with onnxruntime",
+                      checks_rules=True),
 }
 
 
@@ -155,8 +159,9 @@ def _path_agent(path: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = None) -> Agent:
     """Build an agent from a spec (see the module doc) for the given rules.
 
-    ``seed`` is used when the spec does not set one. Raises AgentSpecError for unknown names, bad
-    parameters or an agent module that is not available, and
+    ``seed`` is used when the spec does not set one. A trained policy is checked against ``rules``
+    (:mod:`agents.trained_for`: another game is refused, other rules warn). Raises AgentSpecError
+    for unknown names, bad parameters or an agent module that is not available, and
     :class:`agents.network.CheckpointError` for unreadable checkpoints (unreadable ``.onnx`` files
     raise :class:`agents.onnx_policy.OnnxModelError`, an AgentSpecError).
     """
@@ -173,6 +178,8 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
         raise AgentSpecError(f"agent {name!r} is not available: {kind.module} has no {kind.cls}")
     if kind.takes_rules:
         agent = cls(make_rules(rules), **params)
+    elif kind.checks_rules:
+        agent = cls(rules=make_rules(rules), **params)
     else:
         agent = cls(**params)
     agent.spec = spec

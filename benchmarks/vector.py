@@ -23,7 +23,10 @@ import os
 
 for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ[_var] = "1"
-os.environ.setdefault("NUMBA_NUM_THREADS", "2")   # the pool's size; 1 thread is used unless --parallel
+# numba's pool size (1 thread is used unless --parallel): at most 2 and at most the CPUs this process
+# may use (``taskset``); it cannot change once the pool is launched
+_USABLE_CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+os.environ.setdefault("NUMBA_NUM_THREADS", str(min(2, _USABLE_CPUS)))
 
 import argparse  # noqa: E402
 import json  # noqa: E402
@@ -73,7 +76,9 @@ def aec_steps_per_s(rules: str, seconds: float) -> float | None:
         print(f"AEC env: skipped (jass_env.aec not importable: {exc})")
         return None
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from env import aec_rate
+    pool = os.environ["NUMBA_NUM_THREADS"]
+    from env import aec_rate  # importing it pins NUMBA_NUM_THREADS=1 for its own runs
+    os.environ["NUMBA_NUM_THREADS"] = pool   # numba rereads it when compiling; our pool is launched
 
     _, per_wall_s = aec_rate(lambda: raw_env(rules=rules), seconds)
     return per_wall_s
@@ -147,7 +152,7 @@ def main() -> None:
                                  "decisions_per_cpu_s": cpu_rates,
                                  "load_average": round(os.getloadavg()[0], 2)}
     if not args.no_parallel:
-        threads = min(2, numba.config.NUMBA_NUM_THREADS, os.cpu_count() or 1)
+        threads = min(2, numba.config.NUMBA_NUM_THREADS, _USABLE_CPUS)
         scaling: dict[str, dict[str, float]] = {}
         for n in (1024, 16384):
             scaling[str(n)] = {}

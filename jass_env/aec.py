@@ -193,8 +193,29 @@ def env(**kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = _RejectNonActions(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+def _not_an_action(action: Any) -> str | None:
+    """Why ``action`` is no action at all (a bool, a float, a string, ...), None for an integer."""
+    if isinstance(action, (bool, np.bool_)):
+        return f"{action!r} is a bool, not an action; actions are integers 0..{N_ACTIONS - 1}"
+    if not hasattr(action, "__index__"):
+        return f"{action!r} is not an action; actions are integers 0..{N_ACTIONS - 1}"
+    return None
+
+
+class _RejectNonActions(wrappers.BaseWrapper):
+    """Raises IllegalActionError for an action that is not an integer (``step(True)``), before
+    PettingZoo's wrappers would fail on it with an unrelated error."""
+
+    def step(self, action: Any) -> None:
+        problem = None if action is None else _not_an_action(action)
+        if problem:
+            raise IllegalActionError(f"{self.agent_selection}: {problem}")
+        super().step(action)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -266,6 +287,9 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                                 or seed < 0):
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
         if seed is not None:
             self._st[core.S_RNG] = seed_to_rng_state(seed)
         to_move, self._legal = _env_reset(self._st, self._rp, self._is_match)
@@ -305,7 +329,23 @@ class raw_env(AECEnv, EzPickle):
         self._skip_agent_selection = None
         self.agent_selection = AGENTS[to_move]
 
+    def _outside_episode(self, call: str) -> RuntimeError:
+        """The error for ``call`` when no episode runs (before reset, or every agent is done)."""
+        when = ("before reset()" if not hasattr(self, "agent_selection") else
+                "after the episode ended (every agent is done)")
+        return RuntimeError(f"jass_v0: {call} {when}; call reset() to deal a new episode")
+
+    def last(self, observe: bool = True) -> tuple:
+        """AECEnv.last, with a named error outside an episode."""
+        if not self.agents:
+            raise self._outside_episode("last()")
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise self._outside_episode("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -314,7 +354,7 @@ class raw_env(AECEnv, EzPickle):
             a = action.__index__()  # type: ignore[union-attr]
         except AttributeError:
             a = -1
-        if a < 0 or a >= N_ACTIONS or not (self._legal >> a) & 1:
+        if a < 0 or a >= N_ACTIONS or not (self._legal >> a) & 1 or type(action) is bool:
             raise IllegalActionError(self._illegal_message(agent, action))
         self._cumulative_rewards[agent] = 0.0
         to_move, self._legal, nonzero = self._step_fn(self._st, a, self._rp, self._kind, self._is_match,
@@ -338,6 +378,9 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def _illegal_message(self, agent: str, action: Any) -> str:
+        problem = _not_an_action(action)
+        if problem:
+            return f"{agent}: {problem}"
         legal = [a for a in range(N_ACTIONS) if (self._legal >> a) & 1]
         if isinstance(action, (int, np.integer)) and 0 <= action < N_ACTIONS:
             what = f"{ACTION_NAMES[int(action)]} (action {int(action)})"

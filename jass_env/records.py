@@ -610,8 +610,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    for line in report.lines():
-        print(line)
+    try:
+        for line in report.lines():
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:            # the reader stopped (``| head``): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no error at exit's flush
     return 0 if report.ok else 1
 
 

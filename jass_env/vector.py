@@ -110,6 +110,16 @@ def _observe_batch(states: np.ndarray, rp: np.ndarray, obs: np.ndarray, mask: np
 
 
 @njit(cache=True)
+def _first_out_of_range(actions: np.ndarray) -> int:
+    """Index of the first game whose action is outside 0..N_ACTIONS-1, -1 if none is (memory safety:
+    the engine indexes its arrays by the action, so this check runs even with ``check_actions=False``)."""
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= N_ACTIONS:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def _first_illegal(legal: np.ndarray, actions: np.ndarray) -> int:
     """Index of the first game whose action is not set in its legal bits, -1 if all are legal."""
     for i in range(legal.shape[0]):
@@ -154,13 +164,12 @@ def _step_batch(states: np.ndarray, actions: np.ndarray, rp: np.ndarray, kind: i
                 state_out: np.ndarray, want_state: bool, check: bool) -> int:
     """One action per game (serial loop over the games).
 
-    With ``check``, first looks for an illegal action: returns that game's index and steps no
-    game; otherwise returns -1.
+    First looks for an illegal action (with ``check``) or one outside 0..N_ACTIONS-1 (without):
+    returns that game's index and steps no game; otherwise returns -1.
     """
-    if check:
-        bad = _first_illegal(legal, actions)
-        if bad >= 0:
-            return bad
+    bad = _first_illegal(legal, actions) if check else _first_out_of_range(actions)
+    if bad >= 0:
+        return bad
     for i in range(states.shape[0]):
         _step_one(i, states[i], actions[i], rp, kind, is_match, obs, mask, seat, legal, rew, done,
                   final_score, winner, state_out, want_state)
@@ -174,10 +183,9 @@ def _step_batch_parallel(states: np.ndarray, actions: np.ndarray, rp: np.ndarray
                          final_score: np.ndarray, winner: np.ndarray, state_out: np.ndarray,
                          want_state: bool, check: bool) -> int:
     """:func:`_step_batch` with the games split over numba's threads (games are independent)."""
-    if check:
-        bad = _first_illegal(legal, actions)
-        if bad >= 0:
-            return bad
+    bad = _first_illegal(legal, actions) if check else _first_out_of_range(actions)
+    if bad >= 0:
+        return bad
     for i in prange(states.shape[0]):
         _step_one(i, states[i], actions[i], rp, kind, is_match, obs, mask, seat, legal, rew, done,
                   final_score, winner, state_out, want_state)
@@ -230,8 +238,9 @@ class VectorJassEnv:
     episode: ``"round"`` (one dealt hand) or ``"match"`` (rounds to the rules' target).
     reward: ``"points"``, ``"win"`` or ``"tricks"`` (:mod:`jass_env.rewards`).
     check_actions: raise :class:`IllegalActionError` on an illegal action (default). With False
-        nothing is checked: the actions must be legal (e.g. from the mask); an illegal one leaves
-        the game's state meaningless, and one outside 0..42 indexes outside the engine's arrays.
+        legality is not checked: the actions must be legal (e.g. from the mask), an illegal one
+        leaves the game's state meaningless. An action outside 0..42 always raises
+        IllegalActionError (no game stepped), checked or not.
     state_obs: also fill the perfect-information state of every game for the seat to act
         (``(num_envs, STATE_DIM)`` float32, :func:`jass_env.observation.encode_state`) each step.
     parallel: step and sample the games on numba's threads (``numba.set_num_threads`` /
@@ -339,7 +348,8 @@ class VectorJassEnv:
 
         ``actions``: (num_envs,) integers (numpy array, list, or a CPU torch tensor).
         Raises :class:`IllegalActionError` (a ValueError) naming the first game with an illegal
-        action, its seat, the action and the legal actions; no game is stepped then.
+        action (with ``check_actions=False``: an action outside 0..42), its seat, the action and
+        the legal actions; no game is stepped then.
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")

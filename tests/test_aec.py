@@ -444,6 +444,39 @@ def test_env_illegal_action_terminates_offender_with_penalty():
         f.step(43)
 
 
+
+@pytest.mark.parametrize("make", [raw_env, env])
+def test_a_bool_is_not_an_action(make):
+    e = make()
+    e.reset(seed=3)
+    before = e.unwrapped.core_state.copy()
+    for flag in (True, np.True_):
+        with pytest.raises(IllegalActionError, match=r"is a bool, not an action; actions are integers 0..42"):
+            e.step(flag)
+    assert np.array_equal(e.unwrapped.core_state, before) and not any(e.terminations.values())
+
+
+def test_step_and_last_outside_an_episode_are_named_errors():
+    e = raw_env()
+    for call in (lambda: e.step(0), e.last):
+        with pytest.raises(RuntimeError, match=r"before reset\(\); call reset\(\)"):
+            call()
+    e.reset(seed=2)
+    for _ in random_play(e, np.random.default_rng(0)):
+        pass
+    assert e.agents == []                               # the episode is over
+    for call in (lambda: e.step(0), lambda: e.step(None), e.last):
+        with pytest.raises(RuntimeError, match=r"after the episode ended .*call reset\(\)"):
+            call()
+    e.reset(seed=2)                                     # and a new episode starts normally
+    assert e.last()[0]["action_mask"].any()
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_reset_rejects_a_seed_that_is_not_a_non_negative_integer(seed):
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer or None, got "):
+        raw_env().reset(seed=seed)
+
 # ------------------------------------------------------------------------------ rendering
 def test_render_ansi_shows_table():
     e = raw_env(render_mode="ansi")

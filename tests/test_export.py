@@ -16,11 +16,20 @@ pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 torch = pytest.importorskip("torch")
 
-from agents.export import export_onnx, main, random_inputs  # noqa: E402
-from agents.network import CheckpointError, load_policy  # noqa: E402
+from agents.export import (  # noqa: E402
+    ATOL,
+    RTOL,
+    compare_logits,
+    export_net,
+    export_onnx,
+    main,
+    random_inputs,
+)
+from agents.network import CheckpointError, PolicyNet, load_policy  # noqa: E402
 from agents.onnx_policy import OnnxModelError, OnnxPolicyAgent  # noqa: E402
-from agents.policy import PolicyAgent, write_random_checkpoint  # noqa: E402
+from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, write_random_checkpoint  # noqa: E402
 from agents.registry import AgentSpecError, make_agent  # noqa: E402
+from agents.trained_for import RulesMismatchWarning, trained_for  # noqa: E402
 from jass_env import Round  # noqa: E402
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation  # noqa: E402
 
@@ -145,6 +154,53 @@ def test_cli_exports_and_verifies(exported, tmp_path, capsys) -> None:
     assert OnnxPolicyAgent(out).act(_obs(Round(seed=4))) in Round(seed=4).legal_actions()
 
 
+@pytest.mark.skipif(not DEFAULT_CHECKPOINT.exists(), reason="no shipped policy")
+def test_cli_exports_and_verifies_the_shipped_policy(tmp_path, capsys) -> None:
+    # its float32 logits reach about 50, so onnxruntime and torch differ by rounding of ~2e-5
+    out = tmp_path / "default.onnx"
+    assert main([str(DEFAULT_CHECKPOINT), "--onnx", str(out)]) == 0, capsys.readouterr().err
+    text = capsys.readouterr().out
+    assert "verified: onnxruntime matches torch" in text and "argmax differs in 0 row(s)" in text
+
+
+def _logit_rows() -> tuple[np.ndarray, np.ndarray]:
+    """Two rows of masked float32 logits of scale 50 (one legal logit near 0), all but two legal."""
+    want = np.tile(np.linspace(-50, 50, 43, dtype=np.float32), (2, 1))
+    want[:, 20] = 1e-3
+    mask = np.ones((2, 43), bool)
+    mask[:, :2] = False
+    return np.where(mask, want, F32_MIN).astype(np.float32), mask
+
+
+def test_logit_comparison_allows_float32_rounding_relative_to_the_row_scale() -> None:
+    want, mask = _logit_rows()
+    got = want.copy()
+    got[mask] += np.float32(4e-7 * 50)                  # rounding at the scale of the row
+    got[0, 20] += np.float32(2e-5)                      # 2% of a near-zero logit, 4e-7 of the row
+    c = compare_logits(got, want, mask)
+    assert c.ok and c.max_difference > 2e-5 and c.worst_fraction < 1
+
+
+def test_logit_comparison_fails_real_differences() -> None:
+    want, mask = _logit_rows()
+    scale_tol = ATOL + RTOL * 50
+    off = want.copy()
+    off[1, 30] += np.float32(3 * scale_tol)             # beyond rounding
+    assert not compare_logits(off, want, mask).ok
+    flipped = want.copy()
+    flipped[0, 42], flipped[0, 41] = want[0, 41], want[0, 42]   # another greedy action
+    c = compare_logits(flipped, want, mask)
+    assert not c.ok and c.argmax_disagreements == 1
+    unmasked = want.copy()
+    unmasked[0, 0] = 0.0                                # an illegal action given a finite logit
+    assert not compare_logits(unmasked, want, mask).masked_equal
+    tie = want.copy()
+    tie[0, 41] = want[0, 42] - np.float32(scale_tol / 4)          # torch's top two tie at float32
+    swapped = tie.copy()
+    swapped[0, 41], swapped[0, 42] = tie[0, 42], tie[0, 41]
+    assert compare_logits(swapped, tie, mask).ok        # a tie may break either way
+
+
 def test_cli_reports_bad_checkpoints(tmp_path, capsys) -> None:
     assert main([str(tmp_path / "missing.pt"), "--onnx", str(tmp_path / "x.onnx")]) == 2
     assert "missing.pt' does not exist" in capsys.readouterr().err
@@ -188,3 +244,24 @@ def test_onnx_agent_errors_for_missing_corrupt_and_wrong_files(exported, tmp_pat
     with pytest.raises(ValueError, match="no legal action"):
         OnnxPolicyAgent(path).act({"observation": np.zeros(OBS_DIM, np.float32),
                                    "action_mask": np.zeros(43, np.int8)})
+
+
+def test_the_onnx_file_carries_the_game_and_the_onnx_agent_checks_it(tmp_path) -> None:
+    net = PolicyNet((8,), seed=0)
+    vaud = export_net(net, tmp_path / "vaud.onnx", trained_for=trained_for("seed_vaud"))
+    agent = OnnxPolicyAgent(vaud, rules="seed_vaud")
+    assert agent.trained_for == json.loads(json.dumps(trained_for("seed_vaud")))
+    with pytest.warns(RulesMismatchWarning, match="trained for rules 'seed_vaud' but plays under 'schieber'"):
+        make_agent(str(vaud), "schieber")
+    other = export_net(net, tmp_path / "other.onnx", trained_for={**trained_for(None), "game": "coiffeur"})
+    with pytest.raises(OnnxModelError, match=r"trained for game 'coiffeur'"):
+        OnnxPolicyAgent(other)
+    with pytest.raises(AgentSpecError, match=r"trained for game 'coiffeur'"):   # a bad agent for the CLIs
+        make_agent(str(other), "schieber")
+
+
+@pytest.mark.skipif(not DEFAULT_CHECKPOINT.exists(), reason="no shipped policy")
+def test_the_shipped_policy_exports_as_schieber(tmp_path) -> None:
+    path = export_onnx(DEFAULT_CHECKPOINT, tmp_path / "d.onnx")
+    assert OnnxPolicyAgent(path, rules="schieber").trained_for["rules"] == "schieber"
+

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.play import interpret, main, options_line
+from agents.play import DEFAULT_RECORD_DIR, interpret, main, options_line
 from jass_env.cards import card_id
 from jass_env.records import check_records
 
@@ -158,3 +158,43 @@ def test_module_entry_point_reads_standard_input(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Not understood: 'x'" in proc.stdout and "Wrote 1 round record(s)" in proc.stdout
     assert check_records(rec).ok
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsys) -> None:
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder")
+    rc, out = _run([*BOTS, "--seed", "3", "--record", str(blocker / "game.jsonl")], "1\n" * 40)
+    err = capsys.readouterr().err
+    assert rc == 2 and "notes.txt' is a file, not a folder" in err
+    assert out == ""                                    # nothing was played
+    assert blocker.read_text() == "a file, not a folder"
+
+
+def test_record_into_a_folder_and_by_default_under_runs(tmp_path, monkeypatch) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    rc, out = _run([*BOTS, "--seed", "3", "--record", str(folder)], "1\n" * 40)
+    (rec,) = folder.iterdir()
+    assert rc == 0 and re.fullmatch(r"jass_game_\d{8}_\d{6}\.jsonl", rec.name) and check_records(rec).ok
+    new = tmp_path / "new" / "sub"                      # a folder that does not exist yet
+    rc, out = _run([*BOTS, "--seed", "3", "--record", f"{new}/"], "1\n" * 40)
+    assert rc == 0 and len(list(new.glob("jass_game_*.jsonl"))) == 1
+    monkeypatch.chdir(tmp_path)                         # no --record: under runs/ (ignored by git)
+    rc, out = _run([*BOTS, "--seed", "3"], "1\n" * 40)
+    (rec,) = (tmp_path / DEFAULT_RECORD_DIR).glob("jass_game_*.jsonl")
+    assert rc == 0 and DEFAULT_RECORD_DIR.parts[0] == "runs" and check_records(rec).ok
+    assert f"Wrote 1 round record(s) to {DEFAULT_RECORD_DIR / rec.name}" in out
+    assert "runs/" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_closed_standard_input_is_a_named_error(tmp_path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(["bash", "-c", f"{sys.executable} -m agents.play --partner random "
+                           f"--opponents random --record {tmp_path}/x.jsonl 0<&-"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error: standard input is closed") and "Traceback" not in proc.stderr
+    closed = io.StringIO()
+    closed.close()
+    assert main([*BOTS, "--record", str(tmp_path / "y.jsonl")], stdin=closed, stdout=io.StringIO()) == 2
+

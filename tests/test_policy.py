@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
 
 from agents.network import CHECKPOINT_FORMAT, CheckpointError, PolicyNet, load_policy, save_policy
-from agents.policy import PolicyAgent, main, write_random_checkpoint
+from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, main, write_random_checkpoint
+from agents.registry import make_agent
+from agents.trained_for import RulesMismatchWarning, trained_for
 from jass_env import Round
 from jass_env.observation import OBS_DIM, OBS_VERSION, encode_action_mask, encode_observation
 
@@ -132,7 +136,7 @@ def test_sampled_policy_is_reproducible_after_reset(tmp_path) -> None:
 def test_default_policy_without_checkpoint_uses_seeded_random_weights() -> None:
     a, b = PolicyAgent(seed=3), PolicyAgent(seed=3)
     if a.checkpoint is None:
-        assert "random-weights seed=3" in a.name
+        assert "random-weights seed=3" in a.name and "rules" not in a.trained_for   # untrained
         obs = _obs(Round(seed=1))
         assert np.array_equal(a.action_probabilities(obs), b.action_probabilities(obs))
 
@@ -142,3 +146,58 @@ def test_write_random_cli(tmp_path, capsys) -> None:
     net, ckpt = load_policy(tmp_path / "x.pt")
     assert net.hidden == [16] and ckpt["seed"] == 4
     assert "wrote" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- the game a checkpoint is for
+def _trained(tmp_path, name: str, **fields) -> str:
+    """A small checkpoint with the given extra fields (e.g. a trainer's ``rules``/``trained_for``)."""
+    return str(save_policy(tmp_path / name, PolicyNet((16,), seed=0), **fields))
+
+
+def test_a_checkpoint_records_the_game_layout_and_rules_it_was_trained_for(tmp_path) -> None:
+    path = _trained(tmp_path, "vaud.pt", rules="seed_vaud", trained_for=trained_for("seed_vaud"))
+    tf = torch.load(path, weights_only=True)["trained_for"]
+    assert tf["game"] == "schieber" and tf["rules"] == "seed_vaud"
+    assert (tf["obs_version"], tf["obs_dim"], tf["n_actions"]) == (OBS_VERSION, OBS_DIM, 43)
+    assert tf["switches"]["contracts"] == ["D", "H", "S", "C"]      # seed_vaud: suits only
+    assert PolicyAgent(path, rules="seed_vaud").trained_for == tf
+    untrained = torch.load(write_random_checkpoint(tmp_path / "r.pt"), weights_only=True)["trained_for"]
+    assert untrained["game"] == "schieber" and "rules" not in untrained
+
+
+def test_a_policy_for_another_game_is_refused(tmp_path) -> None:
+    other = {**trained_for("schieber"), "game": "differenzler"}
+    here = r"game 'schieber' \(observation version 1, 529 inputs, 43 actions\)"
+    with pytest.raises(CheckpointError, match=rf"trained for game 'differenzler' .* this code plays {here}"):
+        PolicyAgent(_trained(tmp_path, "d.pt", trained_for=other))
+    more_actions = {**trained_for("schieber"), "n_actions": 44}
+    with pytest.raises(CheckpointError, match="44 actions"):
+        make_agent(_trained(tmp_path, "a.pt", trained_for=more_actions), "schieber")
+
+
+def test_other_rules_warn_naming_the_switches_and_the_same_rules_do_not(tmp_path) -> None:
+    path = _trained(tmp_path, "s.pt", rules="schieber", trained_for=trained_for("schieber"))
+    with pytest.warns(RulesMismatchWarning, match=r"trained for rules 'schieber' but plays under "
+                                                   r"'tournament', which differ in weis, stoeck"):
+        make_agent(path, "tournament")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_agent(path, "schieber")
+        PolicyAgent(path)                               # no rules given: nothing to compare
+
+
+@pytest.mark.skipif(not DEFAULT_CHECKPOINT.exists(), reason="no shipped policy")
+def test_the_shipped_policy_and_older_checkpoints_still_load(tmp_path) -> None:
+    # written before trained_for existed: read as Schieber with the preset they carry
+    assert "trained_for" not in torch.load(DEFAULT_CHECKPOINT, weights_only=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        agent = make_agent("policy", "schieber")
+    assert agent.trained_for == {"game": "schieber", "obs_version": OBS_VERSION, "obs_dim": OBS_DIM,
+                                 "n_actions": 43, "rules": "schieber"}
+    old_nl = _trained(tmp_path, "nl.pt", rules="seed_nl")
+    with pytest.warns(RulesMismatchWarning, match="trained for rules 'seed_nl' but plays under 'schieber'"):
+        make_agent(old_nl, "schieber")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_agent(_trained(tmp_path, "none.pt"), "tournament")   # no rules recorded: no warning

@@ -444,6 +444,18 @@ def test_cli_as_a_module() -> None:
     assert "Traceback" not in proc.stderr
 
 
+
+def test_cli_stops_quietly_when_its_reader_stops(tmp_path: Path) -> None:
+    many = tmp_path / "many.jsonl"
+    many.write_text("not json\n" * 20000)           # 20000 finding lines, far more than a pipe holds
+    proc = subprocess.run(["bash", "-c", f"set -o pipefail; {sys.executable} -m jass_env.records "
+                           f"check {many} | head -n 2"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2 and all(x.startswith("record at line ") for x in lines)
+    assert proc.stderr == ""                          # no BrokenPipeError traceback
+    assert proc.returncode == 1                       # the records still disagree
+
 def test_finding_formats_without_id() -> None:
     assert str(Finding(4, None, "x: record says 1, engine computes 2", 2, 3)) == (
         "record at line 4, trick 2, position 3: x: record says 1, engine computes 2")

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -274,6 +280,22 @@ def test_illegal_action_message() -> None:
         VectorJassEnv(0)
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("bad", [-1, 43, 100_000, -2**63])
+def test_unchecked_mode_still_rejects_actions_outside_the_layout(parallel: bool, bad: int) -> None:
+    # check_actions=False skips the legality check, never memory safety: an action outside the
+    # 43-action layout (0..42) raises, names the game and the action, and steps no game
+    env = VectorJassEnv(4, check_actions=False, parallel=parallel)
+    env.reset(seed=3)
+    actions = env.sample_actions().copy()
+    actions[1] = bad
+    before = env.game_states.copy()
+    with pytest.raises(IllegalActionError, match=rf"game 1: .*action {bad} \(actions are 0..42\)"):
+        env.step(actions)
+    assert np.array_equal(env.game_states, before)
+    env.step(env.sample_actions())                     # and the env goes on with legal actions
+
+
 # ---------------------------------------------------------------------------------- arrays
 def test_arrays_shapes_and_reuse() -> None:
     n = 8
@@ -346,3 +368,18 @@ def test_torch_shares_memory() -> None:
     assert torch.equal(t, torch.from_numpy(obs)) and t.data_ptr() == obs.ctypes.data
     torch.from_numpy(mask), torch.from_numpy(seat)
     env.step(torch.from_numpy(env.sample_actions().copy()))      # CPU tensors are accepted
+
+
+def test_benchmark_runs_on_one_cpu() -> None:
+    # benchmarks/vector.py must run when the process may use a single CPU (taskset -c 0), its AEC
+    # measurement included (importing benchmarks/env.py used to reset numba's thread count)
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "vector.py"
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    done = subprocess.run([*pin, sys.executable, str(script), "--seconds", "0.02"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["aec_steps_per_s"] > 0 and result["decisions_per_s"]["1024"] > 0
+    if pin:
+        assert set(result["parallel_decisions_per_s"]["1024"]) == {"1"}   # one CPU: one thread
+

@@ -1,0 +1,101 @@
+"""The game and rules a policy was trained for, and the checks when it is played.
+
+A policy checkpoint (``agents.network``) and an exported ONNX file (``agents.export``, as JSON in
+the metadata entry ``trained_for``) carry::
+
+    {"game": "schieber",        # the game family: four players in two teams, contract or push
+     "obs_version": 1, "obs_dim": 529, "n_actions": 43,   # observation and action layout
+     "rules": "seed_vaud", "switches": {...}}              # the rules preset and all its switches
+
+(``rules`` and ``switches`` are absent when the policy was not trained, e.g. random weights).
+Files written before this field existed are read as Schieber with the file's own observation
+layout and the preset they carry in ``rules``, if any (:func:`stored_trained_for`).
+
+A policy for another game or layout cannot play: :func:`layout_problem` names the difference and
+the agents refuse it. Other rules only weaken its play: :func:`warn_if_rules_differ` warns
+(:class:`RulesMismatchWarning`) naming the switches that differ. No torch import here (the ONNX
+agent uses it too).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from jass_env.cards import N_ACTIONS
+from jass_env.observation import OBS_DIM, OBS_VERSION
+from jass_env.rules import PRESETS, Rules, make_rules
+
+GAME = "schieber"
+LAYOUT_KEYS = ("game", "obs_version", "obs_dim", "n_actions")
+
+
+class RulesMismatchWarning(UserWarning):
+    """A policy plays under rules other than those it was trained for."""
+
+
+def trained_for(rules: str | Rules | None) -> dict[str, Any]:
+    """The ``trained_for`` field for a policy of this code trained under ``rules`` (None: untrained,
+    no rules recorded)."""
+    out: dict[str, Any] = {"game": GAME, "obs_version": OBS_VERSION, "obs_dim": OBS_DIM,
+                           "n_actions": N_ACTIONS}
+    if rules is not None:
+        r = make_rules(rules)
+        out.update(rules=r.name, switches=r.switches())
+    return out
+
+
+def stored_trained_for(fields: dict[str, Any]) -> dict[str, Any]:
+    """The ``trained_for`` of a checkpoint dict (or of ONNX metadata already parsed into one); for
+    an older file without it: Schieber, the file's ``obs_version`` and ``net`` layout, and its
+    ``rules`` preset if it names one."""
+    stored = fields.get("trained_for")
+    if isinstance(stored, dict):
+        return stored
+    net = fields.get("net") if isinstance(fields.get("net"), dict) else {}
+    out = {"game": GAME, "obs_version": fields.get("obs_version", OBS_VERSION),
+           "obs_dim": net.get("obs_dim", OBS_DIM), "n_actions": net.get("n_actions", N_ACTIONS)}
+    if isinstance(fields.get("rules"), str):
+        out["rules"] = fields["rules"]
+    return out
+
+
+def _layout(tf: dict[str, Any]) -> str:
+    return (f"game {tf.get('game')!r} (observation version {tf.get('obs_version')}, "
+            f"{tf.get('obs_dim')} inputs, {tf.get('n_actions')} actions)")
+
+
+def layout_problem(tf: dict[str, Any], what: str) -> str | None:
+    """Why the policy ``what`` (e.g. "policy checkpoint 'x.pt'") cannot play this code's game, or
+    None when its game and observation/action layout are this code's."""
+    here = trained_for(None)
+    if all(tf.get(k) == here[k] for k in LAYOUT_KEYS):
+        return None
+    return (f"{what} was trained for {_layout(tf)}, but this code plays {_layout(here)}; a policy "
+            "cannot play another game's observations and actions (train one for this game)")
+
+
+def rules_difference(tf: dict[str, Any], rules: str | Rules) -> list[str] | None:
+    """The switches in which ``rules`` differ from those the policy was trained for ([] = none);
+    None when the trained-for rules are unknown (not recorded, or an unknown preset name)."""
+    trained = tf.get("switches")
+    if not isinstance(trained, dict):
+        preset = PRESETS.get(tf.get("rules"))   # type: ignore[arg-type]
+        if preset is None:
+            return None
+        trained = preset.switches()
+    playing = make_rules(rules).switches()
+    return [k for k in playing if trained.get(k) != playing[k]]
+
+
+def warn_if_rules_differ(tf: dict[str, Any], rules: str | Rules, what: str) -> None:
+    """Warn (RulesMismatchWarning) when ``rules`` are not those the policy was trained for."""
+    differ = rules_difference(tf, rules)
+    if differ:
+        warnings.warn(f"{what} was trained for rules {tf.get('rules')!r} but plays under "
+                      f"{make_rules(rules).name!r}, which differ in {', '.join(differ)}; expect "
+                      "weaker play", RulesMismatchWarning, stacklevel=3)
+
+
+__all__ = ["GAME", "RulesMismatchWarning", "trained_for", "stored_trained_for", "layout_problem",
+           "rules_difference", "warn_if_rules_differ"]
