@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .extras import missing_extra
+
 PREFIX = "eval/points_per_hand_vs_"
 
 
@@ -34,7 +36,10 @@ class Curve:
 
 
 def _events(run_dir: Path):
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    try:
+        from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    except ModuleNotFoundError as exc:  # TensorBoard comes with the "train" extra
+        raise missing_extra(exc, "agents.curves (reading a run's events)") from None
 
     if not any(Path(run_dir).glob("events.out.tfevents.*")):
         raise FileNotFoundError(f"{run_dir}: no TensorBoard event files (events.out.tfevents.*); "
@@ -71,7 +76,10 @@ def read_curves(run_dir: str | Path) -> list[Curve]:
 def plot_strength(run_dir: str | Path, out: str | Path, title: str | None = None) -> Path:
     """Write a PNG of points per hand (with 95 % band) against training minutes, one line per
     evaluated opponent; returns ``out``. Raises ValueError if the run has no evaluation yet."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ModuleNotFoundError as exc:  # matplotlib comes with the "train" extra
+        raise missing_extra(exc, "agents.curves (the strength plot)") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
