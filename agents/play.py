@@ -16,7 +16,7 @@ cards while playing. Answer with a number, a card (``H9``, ``hJ``, ``♥9``), a 
 again. Every bot action is printed, and after each trick who won it.
 
 At the end (also after ``q``, end of input or Ctrl-C) every round played through all 9 tricks is
-written as a game record (RECORDS.md, :func:`jass_env.records.record_of`) to ``--record FILE``
+written as a game record (docs/records.md, :func:`jass_env.records.record_of`) to ``--record FILE``
 (default ``jass_game_<YYYYmmdd_HHMMSS>.jsonl`` in the current folder), one line per round; check
 it with ``python -m jass_env.records check FILE``.
 
