@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .extras import missing_extra
+
 PREFIX = "eval/points_per_hand_vs_"
 
 
@@ -38,7 +40,10 @@ class Curve:
 
 
 def _events(run_dir: Path):
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    try:
+        from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    except ModuleNotFoundError as exc:  # TensorBoard comes with the "train" extra
+        raise missing_extra(exc, "agents.curves (reading a run's events)") from None
 
     if not any(Path(run_dir).glob("events.out.tfevents.*")):
         raise FileNotFoundError(f"{run_dir}: no TensorBoard event files (events.out.tfevents.*); "
@@ -94,7 +99,10 @@ def strength_figure(run_dir: str | Path, title: str | None = None):
     ``results.json``, the final evaluation of ``latest.pt`` (diamond with error bar, the figures
     of ``results.md``) at the end. The end label is the final figure, or else the last periodic
     one, and the legend says which. Raises ValueError if the run has no evaluation yet."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ModuleNotFoundError as exc:  # matplotlib comes with the "train" extra
+        raise missing_extra(exc, "agents.curves (the strength plot)") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

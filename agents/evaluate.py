@@ -1,4 +1,4 @@
-"""Duplicate evaluation of Jass agents (BOTS.md §2): ``python -m agents.evaluate A B --deals N``.
+"""Duplicate evaluation of Jass agents (docs/bots.md): ``python -m agents.evaluate A B --deals N``.
 
 Protocol
 --------
@@ -632,7 +632,7 @@ def _parser() -> argparse.ArgumentParser:
 
     ap = argparse.ArgumentParser(
         prog="python -m agents.evaluate", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Duplicate evaluation of two agents (or a round robin), BOTS.md §2.",
+        description="Duplicate evaluation of two agents (or a round robin); protocol: docs/bots.md.",
         epilog="agent specs:\n" + describe_specs())
     ap.add_argument("agents", nargs="*", metavar="AGENT", help="two agent specs: A (evaluated) and B")
     ap.add_argument("--round-robin", nargs="+", metavar="AGENT", help="evaluate every pair of these agents")

@@ -1,4 +1,4 @@
-"""Rule-based bot: Graf trump choice and the card-play rules of BOTS.md §1 (compiled with numba).
+"""Rule-based bot: Graf trump choice and the card-play rules of docs/bots.md (compiled with numba).
 
 Contract choice (:func:`graf_scores`, :func:`choose_contract`): every allowed contract is scored by
 summing Graf's per-card values over the hand (tables below); the best is chosen, or the choice is
@@ -421,7 +421,7 @@ def check_action(action: int, legal: int) -> int:
 
 
 class HeuristicAgent(Agent):
-    """Graf trump choice + rule-based card play (BOTS.md §1). Deterministic; ``seed`` is unused."""
+    """Graf trump choice + rule-based card play (docs/bots.md). Deterministic; ``seed`` is unused."""
 
     name = "heuristic"
 

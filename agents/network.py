@@ -21,8 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import torch
-from torch import nn
+from .extras import missing_extra
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError as exc:  # torch comes with the "train" extra
+    raise missing_extra(exc, "agents.network (the policy network)") from None
 
 from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION

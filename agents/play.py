@@ -16,12 +16,13 @@ cards while playing. Answer with a number, a card (``H9``, ``hJ``, ``♥9``), a 
 again. Every bot action is printed, and after each trick who won it.
 
 At the end (also after ``q``, end of input or Ctrl-C) every round played through all 9 tricks is
-written as a game record (:func:`jass_env.records.record_of`) to ``--record FILE``, one line per
-round; check it with ``python -m jass_env.records check FILE``. ``--record DIR`` (an existing
-folder, or a path ending in ``/``) writes ``DIR/jass_game_<YYYYmmdd_HHMMSS>.jsonl``; without
-``--record`` the file goes to ``runs/play/`` (``runs/`` holds every generated output and is ignored
-by git). The record's folder is created and tested for writing *before* the game, so a game is
-never played into a record that cannot be written.
+written as a game record (docs/records.md, :func:`jass_env.records.record_of`) to
+``--record FILE``, one line per round; check it with
+``.venv/bin/python -m jass_env.records check FILE``. ``--record DIR`` (an existing folder, or a
+path ending in ``/``) writes ``DIR/jass_game_<YYYYmmdd_HHMMSS>.jsonl``; without ``--record`` the
+file goes to ``runs/play/`` (``runs/`` holds every generated output and is ignored by git). The
+record's folder is created and tested for writing *before* the game, so a game is never played
+into a record that cannot be written.
 
 Exit status: 0 game finished or quit, 1 an agent failed or the record could not be written,
 2 bad arguments (unknown agent, rules or seat; a record path that cannot be written; standard input

@@ -18,7 +18,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import torch
+
+from .extras import missing_extra
+
+try:
+    import torch
+except ModuleNotFoundError as exc:  # torch comes with the "train" extra
+    raise missing_extra(exc, "agents.policy (the policy agent)") from None
 
 from jass_env.rules import Rules
 

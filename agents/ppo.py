@@ -28,10 +28,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
-import yaml
 from numba import njit
-from torch import nn
+
+from .extras import missing_extra
+
+try:
+    import torch
+    import yaml
+    from torch import nn
+except ModuleNotFoundError as exc:  # torch and PyYAML come with the "train" extra
+    raise missing_extra(exc, "agents.ppo (the trainer)") from None
 
 from jass_env import observation
 from jass_env.observation import OBS_DIM, STATE_DIM

@@ -1,4 +1,4 @@
-"""The bot ladder of BOTS.md §3, measured with the evaluation tool on duplicate deals.
+"""The bot ladder of docs/bots.md, measured with the evaluation tool on duplicate deals.
 
     python benchmarks/ladder.py [--deals 2000] [--workers 2] [--rules schieber] [--seed 0]
 

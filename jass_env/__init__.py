@@ -5,7 +5,7 @@ Where things live:
     core.py         the compiled rules: legal cards, tricks, points, Weis, Stöck, scoring, match end
     game.py         Round and Match, the checked Python API over the core
     cards.py        card ids, names and the 43-action layout
-    records.py      game records (RECORDS.md): write and check (python -m jass_env.records check)
+    records.py      game records (docs/records.md): write and check (python -m jass_env.records check)
     observation.py  the observation vector (versioned) and the full-information state
     rewards.py      the reward kinds
     aec.py          PettingZoo AEC environment (env, raw_env; registers "jass_v0")

@@ -1,4 +1,4 @@
-"""Game records (RECORDS.md): write the rounds the engine plays, check records written by anyone.
+"""Game records (docs/records.md): write the rounds the engine plays, check records written by anyone.
 
 The format
 ----------
@@ -402,7 +402,7 @@ def _resolve_rules(obj: dict[str, Any], explicit: Rules | None,
             raise _Malformed(f"bad rule_overrides: {exc}") from None
         except (TypeError, ValueError) as exc:
             raise _Malformed(f"bad rule_overrides {_kind(overrides)}: a switch has a value of the wrong "
-                             f"type ({exc}); RULES.md lists each switch's values") from None
+                             f"type ({exc}); docs/rules.md lists each switch's values") from None
     return cache[cache_key]
 
 

@@ -1,6 +1,6 @@
 """Shared helpers for the rules-engine tests: deals, positions in the middle of a trick, play-outs.
 
-Cards are written as in RULES.md (``"H9"``, ``"SJ"``, ``"C10"``); players are 0..3 in play order,
+Cards are written as in docs/rules.md (``"H9"``, ``"SJ"``, ``"C10"``); players are 0..3 in play order,
 team = player % 2. Every helper goes through the public API (:class:`jass_env.Round`) or, for a
 position in the middle of a round, writes the documented state offsets of :mod:`jass_env.core`.
 """

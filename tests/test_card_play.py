@@ -1,4 +1,4 @@
-"""Contract choice (RULES.md §2.2) and legal card play (§2.3, §5 "Card play").
+"""Contract choice and legal card play (docs/rules.md, "Contract choice" and "Legal moves").
 
 Each test quotes the rule it checks. Positions in the middle of a trick come from
 ``conftest.position``: ``legal(contract, hand, trick)`` is the set of cards the player to move may

@@ -1,6 +1,6 @@
 """Match play: rotating dealer, how a match finishes, Bergpreis, fixed rounds, first forehand
-(RULES.md preset table "target", "first forehand of a match", "how a match finishes"; §2.5
-Ausmachregel; §2.6 target and Bergpreis).
+(docs/rules.md, "Matches and their end" and the preset table: target, match end, first
+forehand; the Ausmachregel Stöck - Weis - tricks; Bergpreis).
 
 Matches from chosen hands: ``match_from`` builds a :class:`jass_env.Match`, replaces its first deal
 with chosen hands (``core.start_round`` keeps the match fields) and sets the match scores through

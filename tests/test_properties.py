@@ -1,11 +1,11 @@
 """Property tests over random rounds and matches, for every preset and for random rule switches.
 
 Random seeds deal, random legal actions play. After every action and at the end of each round
-the invariants of RULES.md must hold: the legal set is never empty and lies within the hand,
-every card is played once, card points sum to 157, the two teams' tricks sum to 9, and
-``score = (points + Match bonus + Weis + Stöck) × multiplier`` (§5). Where cheap, the engine is
-also compared with small reference implementations written from the text of RULES.md (legal
-cards §2.3/§5, trick winner §2.3.5, card values §2.1, Weis §2.4/§5).
+the invariants of the rules (docs/rules.md) must hold: the legal set is never empty and lies within
+the hand, every card is played once, card points sum to 157, the two teams' tricks sum to 9, and
+``score = (points + Match bonus + Weis + Stöck) × multiplier`` ("Match and the round score").
+Where cheap, the engine is also compared with small reference implementations written from the
+rules' text (legal cards and trick winner: "Legal moves"; card values: "The deck"; "Weis").
 
 The module ends with a test that reruns the tests marked ``nojit_sample`` with
 ``NUMBA_DISABLE_JIT=1``: the pure-Python core must follow the same rules as the compiled one.
@@ -29,7 +29,7 @@ from jass_env.rules import Rules
 
 TRUMP_ORDER = {r: i for i, r in enumerate(("6", "7", "8", "10", "Q", "K", "A", "9", "J"))}
 NAT = {r: i for i, r in enumerate(NATURAL)}
-VALUES = {  # RULES.md §2.1
+VALUES = {  # docs/rules.md, "The deck"
     "trump": {"J": 20, "9": 14, "A": 11, "K": 4, "Q": 3, "10": 10, "8": 0, "7": 0, "6": 0},
     "plain": {"J": 2, "9": 0, "A": 11, "K": 4, "Q": 3, "10": 10, "8": 0, "7": 0, "6": 0},
     "obenabe": {"J": 2, "9": 0, "A": 11, "K": 4, "Q": 3, "10": 10, "8": 8, "7": 0, "6": 0},

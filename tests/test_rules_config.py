@@ -1,4 +1,4 @@
-"""Rules configuration: presets, switches, and errors that say what is valid (RULES.md "Presets").
+"""Rules configuration: presets, switches, and errors that say what is valid (docs/rules.md "Presets").
 
 The behaviour behind each preset difference is tested where the rule lives: card play in
 test_card_play.py, Weis in test_weis.py, scoring in test_scoring.py, match ends in test_match.py.
@@ -22,7 +22,7 @@ PRESET_NAMES = ("schieber", "schieber_2500", "tournament", "seed_nl", "seed_vaud
 @pytest.mark.nojit_sample
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_every_preset_loads_and_plays(name):
-    """RULES.md names five presets; each loads by name and runs a round and a match."""
+    """docs/rules.md names five presets; each loads by name and runs a round and a match."""
     rules = Rules.preset(name)
     assert rules.name == name and make_rules(name) == rules and PRESETS[name] is rules
     assert rules.params.shape == (RP_SIZE,)

@@ -1,5 +1,5 @@
-"""Card points, last trick, Stöck, Match and multipliers (RULES.md §2.1, §2.5, §2.6, §5 "Stöck,
-Match, score").
+"""Card points, last trick, Stöck, Match and multipliers (docs/rules.md, "The
+deck", "Stöck", "Match and the round score").
 
 The full-round tests deal chosen hands (``conftest.new_round``: the cards a test does not name are
 dealt so that they form no Weis and no Stöck) and play them out: scripted players play their
@@ -18,7 +18,7 @@ from jass_env.rules import card_values
 # ------------------------------------------------------------------------------------ §2.1 values
 
 RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")  # card-id order within a suit
-TABLE = {  # RULES.md §2.1, points by rank: trump suit, plain suit, Obenabe, Undenufe
+TABLE = {  # docs/rules.md "The deck", points by rank: trump suit, plain suit, Obenabe, Undenufe
     "trump": {"J": 20, "9": 14, "A": 11, "K": 4, "Q": 3, "10": 10, "8": 0, "7": 0, "6": 0},
     "plain": {"J": 2, "9": 0, "A": 11, "K": 4, "Q": 3, "10": 10, "8": 0, "7": 0, "6": 0},
     "obenabe": {"J": 2, "9": 0, "A": 11, "K": 4, "Q": 3, "10": 10, "8": 8, "7": 0, "6": 0},

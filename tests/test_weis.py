@@ -1,4 +1,4 @@
-"""Weis: what a player declares, how two Weis compare, who scores (RULES.md §2.4 and §5 "Weis").
+"""Weis: what a player declares, how two Weis compare, who scores (docs/rules.md "Weis").
 
 ``weis_of(hand, contract, rules)`` is what ``core.player_weis`` declares from a 9-card hand, as
 sorted (points, cards). ``contest(...)`` deals the given cards (the rest form no Weis) and returns
