@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from jass_env import core
-from jass_env.core import SUIT_MASK, card_strength, legal_cards, popcount, trick_winner_position
+from jass_env.kernel import SUIT_MASK, card_strength, legal_cards, popcount, trick_winner_position
 from jass_env.rules import RP_PUUR_EXCEPTION, RP_VALUES, Rules, make_rules
 
 from .base import Agent

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from jass_env import core
-from jass_env.core import SUIT_MASK, legal_cards, popcount
+from jass_env.kernel import SUIT_MASK, legal_cards, popcount
 from jass_env.rules import RP_MULT, RP_PUUR_EXCEPTION, Rules, make_rules
 
 from .base import Agent

@@ -20,7 +20,7 @@ The engine modules import no RL library; ``env``, ``raw_env``, ``JassGymEnv`` an
 from . import _numba_cache  # noqa: F401, I001  (first: sets the compiled-code cache folder)
 from .cards import ACTION_NAMES, CONTRACTS, N_ACTIONS, PUSH_ACTION, card_id, card_name
 from .game import IllegalActionError, Match, Round
-from .rules import PRESETS, Rules, RulesError, make_rules
+from .rules import PRESETS, SCHIEBER_PRESETS, Rules, RulesError, make_rules
 
 __version__ = "0.1.0"
 
@@ -36,5 +36,6 @@ def __getattr__(name: str):
 
 
 __all__ = ["ACTION_NAMES", "CONTRACTS", "N_ACTIONS", "PUSH_ACTION", "card_id", "card_name",
-           "IllegalActionError", "Match", "Round", "PRESETS", "Rules", "RulesError", "make_rules",
+           "IllegalActionError", "Match", "Round", "PRESETS", "SCHIEBER_PRESETS", "Rules", "RulesError",
+           "make_rules",
            "env", "raw_env", "JassGymEnv", "VectorJassEnv"]

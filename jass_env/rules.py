@@ -1,6 +1,7 @@
-"""Rules as data: the switches of RULES.md, its five presets, and their compiled form.
+"""Rules as data: the rule switches, the presets of every game, and their compiled form.
 
-A :class:`Rules` object is an immutable set of switches. ``Rules.preset("seed_nl")`` gives a preset,
+A :class:`Rules` object is an immutable set of switches for one game of the family (``Rules.game``
+names its :class:`~jass_env.spec.GameSpec`). ``Rules.preset("seed_nl")`` gives a preset,
 ``make_rules("schieber", stoeck=0)`` a preset with switches changed on top. Unknown presets or
 switches and bad values raise :class:`RulesError`, whose message lists what is valid.
 
@@ -20,17 +21,32 @@ from typing import Any
 import numpy as np
 
 from .cards import CONTRACTS, NATURAL_RANKS, RANKS
+from .spec import KIND_SCHIEBER, SPECS, GameSpec
 
 
 class RulesError(ValueError):
     """An unknown preset or switch, or a bad switch value."""
 
 
-UNDERTRUMP_RULES = ("official", "unless_partner_winning", "allowed")
+UNDERTRUMP_RULES = ("official", "unless_partner_winning", "allowed", "only_if_void")
+UT_OFFICIAL, UT_UNLESS_PARTNER_WINNING, UT_ALLOWED, UT_ONLY_IF_VOID = range(4)
 WEIS_COMPARISONS = ("standard", "vaud", "no_top_card")
+WEIS_CMP_STANDARD, WEIS_CMP_VAUD, WEIS_CMP_NO_TOP_CARD = range(3)
 MATCH_FINISHES = ("official", "round_end")
+FINISH_OFFICIAL, FINISH_ROUND_END = range(2)
 FIRST_FOREHANDS = ("random", "D7")
+FIRST_FOREHAND_RANDOM, FIRST_FOREHAND_D7 = range(2)
 LEADERS_AFTER_PUSH = ("forehand", "declarer")
+LEADER_FOREHAND, LEADER_DECLARER = range(2)
+#: how trump is fixed: "chosen" (Schieber's contract phase), "bottom_card" (the suit of a card of
+#: the dealer's hand, shown to all), "random_suit" (drawn, no card shown)
+TRUMP_MODES = ("chosen", "bottom_card", "random_suit")
+TRUMP_CHOSEN, TRUMP_BOTTOM_CARD, TRUMP_RANDOM_SUIT = range(3)
+#: Differenzler predictions: "hidden" until the round ends, or "open" once made
+PREDICTIONS = ("hidden", "open")
+#: Differenzler's -10 for an exact 0: "never", or "zero_point_trick" (with a trick won)
+ZERO_BID_BONUSES = ("never", "zero_point_trick")
+ZERO_BID_NEVER, ZERO_BID_ZERO_POINT_TRICK = range(2)
 
 _OFFICIAL_QUADS = {"6": 100, "7": 100, "8": 100, "9": 150, "10": 100, "J": 200, "Q": 100,
                    "K": 100, "A": 100}
@@ -41,6 +57,8 @@ class Rules:
     """Every rule switch of RULES.md. Field docs give the allowed values; defaults = ``schieber``."""
 
     name: str = "schieber"
+    #: the game these rules are for (a name in :data:`jass_env.spec.SPECS`)
+    game: str = "schieber"
     #: contracts the chooser may name, a subset of D H S C obenabe undenufe
     contracts: tuple[str, ...] = CONTRACTS
     #: forehand may push the choice to the partner (who must then choose; no push-back)
@@ -51,7 +69,8 @@ class Rules:
     ou_card_values: bool = True
     #: a player holding the led plain suit may trump instead of following
     may_trump_instead_of_following: bool = True
-    #: "official" (no under-trump unless only trumps), "unless_partner_winning", "allowed"
+    #: "official" (no under-trump unless only trumps), "unless_partner_winning", "allowed",
+    #: "only_if_void" (the ban holds only for a player who holds the led suit)
     undertrump_rule: str = "official"
     #: on a trump lead, a player whose only trump is the Puur may play any card
     puur_exception: bool = True
@@ -85,18 +104,25 @@ class Rules:
     first_forehand: str = "random"
     #: Bergpreis bonus for the first team past half the target (0 = off)
     bergpreis: int = 0
+    #: how trump is fixed: "chosen" (Schieber), "bottom_card" or "random_suit" (Differenzler)
+    trump_mode: str = "chosen"
+    #: Differenzler: predictions "hidden" until the round ends, or "open" once made
+    predictions: str = "hidden"
+    #: Differenzler: "never", or "zero_point_trick" (an exact 0 with a trick won also gets -10)
+    zero_bid_bonus: str = "never"
 
     # ------------------------------------------------------------------ construction
     @staticmethod
     def preset(name: str) -> Rules:
-        """One of the presets of RULES.md: schieber, schieber_2500, tournament, seed_nl, seed_vaud."""
+        """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
+        differenzler, differenzler3."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
 
     def replace(self, **switches: Any) -> Rules:
         """A copy with some switches changed; each value is validated."""
-        known = {f.name for f in dataclasses.fields(self)} - {"name"}
+        known = {f.name for f in dataclasses.fields(self)} - {"name", "game"}
         unknown = sorted(set(switches) - known)
         if unknown:
             raise RulesError(f"unknown rule switch(es) {', '.join(map(repr, unknown))}; "
@@ -112,7 +138,7 @@ class Rules:
         """All switches as plain JSON-able values (for records, configs and printing)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name == "name":
+            if f.name in ("name", "game"):
                 continue
             v = getattr(self, f.name)
             if f.name == "quad_values":
@@ -131,6 +157,11 @@ class Rules:
 
     def multiplier(self, contract: int) -> int:
         return self.multipliers[contract]
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game these rules are for."""
+        return SPECS[self.game]
 
     @cached_property
     def params(self) -> np.ndarray:
@@ -210,7 +241,8 @@ def _validate(r: Rules) -> None:
             raise bad(key, getattr(r, key), "True or False")
     choices = {"undertrump_rule": UNDERTRUMP_RULES, "weis_comparison": WEIS_COMPARISONS,
                "match_finish": MATCH_FINISHES, "first_forehand": FIRST_FOREHANDS,
-               "leader_after_push": LEADERS_AFTER_PUSH}
+               "leader_after_push": LEADERS_AFTER_PUSH, "trump_mode": TRUMP_MODES,
+               "predictions": PREDICTIONS, "zero_bid_bonus": ZERO_BID_BONUSES}
     for key, allowed in choices.items():
         if getattr(r, key) not in allowed:
             raise bad(key, getattr(r, key), ", ".join(allowed))
@@ -231,6 +263,36 @@ def _validate(r: Rules) -> None:
             raise bad(key, v, f"an integer 0..{hi}")
     if r.target == 0 and r.match_rounds == 0:
         raise RulesError("a match needs an end: set target > 0 or match_rounds > 0")
+    if r.game not in SPECS:
+        raise RulesError(f"unknown game {r.game!r}; games: {', '.join(SPECS)}")
+    _validate_for_game(r)
+
+
+#: switches a game does not have, with the one value they must keep there
+_FIXED_IN_GAME: dict[str, dict[str, Any]] = {
+    "schieber": {"predictions": "hidden", "zero_bid_bonus": "never"},
+    "differenzler": {"contracts": ("D", "H", "S", "C"), "push": False, "weis": False, "stoeck": 0,
+                     "match_bonus": 0, "multipliers": (1, 1, 1, 1, 1, 1), "target": 0,
+                     "bergpreis": 0, "first_forehand": "random", "leader_after_push": "forehand"},
+}
+_FIXED_IN_GAME["differenzler3"] = _FIXED_IN_GAME["differenzler"]
+#: the trump modes each game allows
+_TRUMP_MODES_OF_GAME = {"schieber": ("chosen",), "differenzler": ("bottom_card", "random_suit"),
+                        "differenzler3": ("bottom_card", "random_suit")}
+
+
+def _validate_for_game(r: Rules) -> None:
+    """Switches that do not exist in ``r.game`` must keep their fixed value there."""
+    for key, fixed in _FIXED_IN_GAME[r.game].items():
+        if getattr(r, key) != fixed:
+            raise RulesError(f"rule switch {key!r} does not apply to {r.game} (it is fixed at {fixed!r} "
+                             f"there), got {getattr(r, key)!r}")
+    if r.trump_mode not in _TRUMP_MODES_OF_GAME[r.game]:
+        raise RulesError(f"bad value {r.trump_mode!r} for rule switch 'trump_mode' in {r.game}; "
+                         f"allowed: {', '.join(_TRUMP_MODES_OF_GAME[r.game])}")
+    if r.spec.kind != KIND_SCHIEBER and r.match_rounds == 0:
+        raise RulesError(f"bad value 0 for rule switch 'match_rounds' in {r.game}: a game is a fixed "
+                         f"number of rounds; allowed: an integer 1..10000")
 
 
 # ---------------------------------------------------------------------- presets
@@ -250,6 +312,22 @@ PRESETS: dict[str, Rules] = {
         SCHIEBER, name="seed_vaud", contracts=("D", "H", "S", "C"),
         sequence_values=(20, 50, 100, 100, 100, 100, 100), weis_comparison="vaud", first_forehand="D7"),
 }
+# Differenzler: everyone alone predicts his own points; trump from the dealer's bottom card; the
+# under-trump ban only for a player who holds the led suit; no Weis, Stöck or Match bonus; a game
+# is 12 rounds (lowest total penalty wins, a tie plays one more round).
+DIFFERENZLER = dataclasses.replace(
+    SCHIEBER, name="differenzler", game="differenzler", **_FIXED_IN_GAME["differenzler"],
+    undertrump_rule="only_if_void", match_rounds=12, trump_mode="bottom_card")
+PRESETS["differenzler"] = DIFFERENZLER
+PRESETS["differenzler3"] = dataclasses.replace(DIFFERENZLER, name="differenzler3", game="differenzler3")
+
+
+def presets_of(game: str) -> tuple[str, ...]:
+    """The names of the presets for one game."""
+    return tuple(name for name, r in PRESETS.items() if r.game == game)
+
+
+SCHIEBER_PRESETS = presets_of("schieber")
 
 
 # ---------------------------------------------------------------------- compiled form
@@ -275,7 +353,16 @@ RP_SEQ = 17             # 7: sequence values for 3..9 cards
 RP_QUAD = 24            # 9: quad value by rank offset (A K Q J 10 9 8 7 6)
 RP_MULT = 33            # 6: multiplier per contract
 RP_VALUES = 39          # 6 * 36: card points per contract and card id
-RP_SIZE = RP_VALUES + 6 * 36
+# the game's facts (from its GameSpec) and the variant switches
+RP_KIND = RP_VALUES + 6 * 36  # rules family, spec.KIND_*
+RP_PLAYERS = RP_KIND + 1
+RP_TEAMS = RP_KIND + 2        # index into spec.TEAM_MODES
+RP_HAND_SIZE = RP_KIND + 3
+RP_TRICKS = RP_KIND + 4
+RP_TRUMP_MODE = RP_KIND + 5   # index into TRUMP_MODES
+RP_PREDICTIONS_OPEN = RP_KIND + 6
+RP_ZERO_BID = RP_KIND + 7     # index into ZERO_BID_BONUSES
+RP_SIZE = RP_KIND + 8
 
 # Card points by rank offset (A K Q J 10 9 8 7 6), RULES.md §2.1.
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
@@ -323,7 +410,16 @@ def _params(r: Rules) -> np.ndarray:
     p[RP_MULT:RP_MULT + 6] = r.multipliers
     for c in range(6):
         p[RP_VALUES + 36 * c:RP_VALUES + 36 * (c + 1)] = card_values(c, r.ou_card_values)
+    spec = r.spec
+    p[RP_KIND] = spec.kind
+    p[RP_PLAYERS] = spec.players
+    p[RP_TEAMS] = spec.teams
+    p[RP_HAND_SIZE] = spec.hand_size
+    p[RP_TRICKS] = spec.tricks
+    p[RP_TRUMP_MODE] = TRUMP_MODES.index(r.trump_mode)
+    p[RP_PREDICTIONS_OPEN] = PREDICTIONS.index(r.predictions)
+    p[RP_ZERO_BID] = ZERO_BID_BONUSES.index(r.zero_bid_bonus)
     return p
 
 
-__all__ = ["Rules", "RulesError", "make_rules", "PRESETS", "card_values"]
+__all__ = ["Rules", "RulesError", "make_rules", "PRESETS", "SCHIEBER_PRESETS", "presets_of", "card_values"]

@@ -14,7 +14,7 @@ from jass_env.aec import AGENTS, env, observation_high, raw_env
 from jass_env.cards import card_id
 from jass_env.game import IllegalActionError, Round
 from jass_env.observation import OBS_DIM, SLICES, STATE_DIM, encode_observation
-from jass_env.rules import PRESETS, RulesError, make_rules
+from jass_env.rules import SCHIEBER_PRESETS, RulesError, make_rules
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -270,7 +270,7 @@ def test_set_state_errors():
 
 
 # ------------------------------------------------------------------------------ masks
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", list(SCHIEBER_PRESETS))
 def test_masks_equal_engine_legal_sets(preset):
     rng = np.random.default_rng(1)
     e = raw_env(preset, episode="match" if preset == "tournament" else "round")

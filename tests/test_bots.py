@@ -16,11 +16,11 @@ from agents.heuristic import HeuristicAgent, choose_contract, graf_scores, heuri
 from agents.pimc import MAX_TRIES, PIMCAgent, sample_world
 from agents.random_bot import RandomAgent
 from agents.view import V_CONTRACT, V_HAND, V_PLAYED, V_SIZE, V_VOIDS, V_WEIS, SeatView, decode
-from jass_env import PRESETS, Round, core
+from jass_env import PRESETS, SCHIEBER_PRESETS, Round, core
 from jass_env.cards import card_id, mask_of, names_of
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 
-PRESET_NAMES = tuple(PRESETS)
+PRESET_NAMES = SCHIEBER_PRESETS
 
 
 def obs_for(r: Round) -> dict[str, np.ndarray]:

@@ -23,7 +23,7 @@ from conftest import NATURAL, weis_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jass_env import PRESETS, Match, Round, core, make_rules
+from jass_env import SCHIEBER_PRESETS, Match, Round, core, make_rules
 from jass_env.cards import CONTRACTS, card_name
 from jass_env.rules import Rules
 
@@ -223,7 +223,7 @@ def check_round(r: Round) -> None:
         assert r.score[team] == (r.points[team] + bonus + r.weis_points[team] + stoeck) * mult
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", list(SCHIEBER_PRESETS))
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), rnd=st.randoms(use_true_random=False))
 def test_random_rounds_keep_the_rules_invariants(preset, seed, rnd):
@@ -249,7 +249,7 @@ SWITCHES = st.fixed_dictionaries({
 
 
 @SETTINGS
-@given(preset=st.sampled_from(list(PRESETS)), switches=SWITCHES, seed=st.integers(0, 2**32 - 1),
+@given(preset=st.sampled_from(list(SCHIEBER_PRESETS)), switches=SWITCHES, seed=st.integers(0, 2**32 - 1),
        rnd=st.randoms(use_true_random=False))
 def test_random_rounds_with_random_switches(preset, switches, seed, rnd):
     """"Every switch is also settable on its own, on top of a preset": the invariants hold for
@@ -275,7 +275,7 @@ def test_declared_weis_match_the_reference(hand, preset, kreuzweis, contract):
     assert weis_of(hand, contract, rules) == ref_weis(set(hand), rules)
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", list(SCHIEBER_PRESETS))
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rnd=st.randoms(use_true_random=False))
 def test_random_matches_end_by_the_presets_rule(preset, seed, rnd):

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from jass_env import PRESETS, Match, Round, make_rules
+from jass_env import SCHIEBER_PRESETS, Match, Round, make_rules
 from jass_env.records import (
     FORMAT,
     CheckReport,
@@ -79,7 +79,7 @@ def plays(rec: dict[str, Any]) -> list[tuple[int, int, list]]:
 
 
 # ------------------------------------------------------------------------------------ writing
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", list(SCHIEBER_PRESETS))
 def test_round_trip_every_preset(preset: str, tmp_path: Path) -> None:
     rounds = [random_round(preset, seed, push=seed % 2 == 0) for seed in range(8)]
     records = [record_of(r, id=i) for i, r in enumerate(rounds)]

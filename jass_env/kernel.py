@@ -1,0 +1,626 @@
+"""The shared trick kernel of the Jass family: state layout, cards, legal moves, tricks, Weis.
+
+Every game of :mod:`jass_env.spec` plays its tricks with these functions; the game modules
+(:mod:`jass_env.schieber`, :mod:`jass_env.differenzler`) add their phases and scoring, and
+:mod:`jass_env.core` joins them into one engine. Everything here is compiled with numba
+(``cache=True``) and runs unchanged as plain Python under ``NUMBA_DISABLE_JIT=1``.
+
+Conventions
+-----------
+* A card is an id 0..35 (see :mod:`jass_env.cards`); a set of cards is an int64 bitboard.
+* ``rp`` is the rules parameter array of :meth:`jass_env.rules.Rules.params` (offsets ``RP_*``):
+  it carries the game's facts (players, teams, hand size, tricks) and every switch.
+* A game is one int64 array of length ``S_SIZE`` (the layout below, sized for the family's
+  largest game; a game uses the first ``players`` slots of a per-player field); a batch of games
+  is a ``(num_envs, S_SIZE)`` array. Functions that change a game mutate its array in place.
+* Players are 0..n-1 in play order. A *side* is what scores: a team (``side = player % 2``) in
+  team games, the player himself when everyone plays alone (:func:`side_of`).
+* Only integer arithmetic below 2**62 is used, so Python ints and numba int64 agree exactly.
+
+Modules outside the engine never index the state array: they read it through the accessors at
+the end of this module (compiled code) or :class:`jass_env.core.StateView` (Python).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rules import (
+    RP_KREUZWEIS,
+    RP_PLAYERS,
+    RP_PUUR_EXCEPTION,
+    RP_QUAD,
+    RP_SEQ,
+    RP_TEAMS,
+    RP_TRUMP_INSTEAD,
+    RP_UND_REVERSE,
+    RP_UNDERTRUMP,
+    RP_VALUES,
+    RP_WEIS_CMP,
+    UT_ALLOWED,
+    UT_OFFICIAL,
+    UT_ONLY_IF_VOID,
+    WEIS_CMP_NO_TOP_CARD,
+    WEIS_CMP_VAUD,
+)
+from .spec import MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS_NONE
+
+N_CARDS = 36
+N_SUITS = 4
+N_RANKS = 9
+
+
+# ---------------------------------------------------------------------------------- state layout
+class _Layout:
+    """Hands out consecutive offsets; ``take(n)`` reserves ``n`` slots."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def take(self, n: int = 1) -> int:
+        offset = self.size
+        self.size += n
+        return offset
+
+
+_L = _Layout()
+S_HANDS = _L.take(MAX_PLAYERS)         # cards each player still holds
+S_DEALT = _L.take(MAX_PLAYERS)         # the hands as dealt (Weis and Stöck are read from these)
+S_PLAYED = _L.take(MAX_PLAYERS)        # cards each player has played so far (public)
+S_DEALER = _L.take()
+S_FOREHAND = _L.take()                 # (dealer + 1) % n: bids first, leads trick 1
+S_PHASE = _L.take()                    # PHASE_*
+S_PUSHED = _L.take()                   # Schieber: 1 after forehand pushed
+S_DECLARER = _L.take()                 # Schieber: who named the contract, -1 before
+S_CONTRACT = _L.take()                 # 0..5 (D H S C obenabe undenufe), -1 before it is fixed
+S_TO_MOVE = _L.take()                  # the player who acts next
+S_TRICK_NO = _L.take()                 # 0..tricks-1 during play, tricks when all are played
+S_LEADER = _L.take()                   # leader of the current trick
+S_N_IN_TRICK = _L.take()               # cards in the current trick
+S_TRICK = _L.take(MAX_PLAYERS)         # cards of the current trick by position (leader first), -1
+S_POINTS = _L.take(MAX_SIDES)          # card points taken per side (last trick +5, no Match bonus)
+S_TRICKS_WON = _L.take(MAX_SIDES)      # tricks taken per side
+S_WEIS_POINTS = _L.take(MAX_SIDES)     # Weis points each side scores (before the multiplier)
+S_WEIS_CARDS = _L.take(MAX_PLAYERS)    # cards of each player's scoring Weis (public after trick 1)
+S_WEIS_TEAM = _L.take()                # side that won the Weis contest, -1 if nobody has a Weis
+S_STOECK_PLAYER = _L.take()            # player dealt trump K+Q (Stöck on), -1 otherwise
+S_STOECK_SHOWN = _L.take()             # 1 once the second of the two cards was played
+S_MATCH_TEAM = _L.take()               # side that took every trick, -1 otherwise (at round end)
+S_SCORE = _L.take(MAX_SIDES)           # the round's score per side (Schieber: points with the
+                                       # multiplier; Differenzler: the penalty)
+S_RNG = _L.take()                      # xorshift32 state used to deal this game's next hands
+S_MATCH = _L.take()                    # 1 when the game is a match (rounds to an end), 0 one round
+S_MATCH_SCORE = _L.take(MAX_SIDES)     # match totals per side
+S_MATCH_WINNER = _L.take()             # -1 undecided; the winning side; Schieber: 2 a draw
+S_BERG_TEAM = _L.take()                # team that got the Bergpreis, -1
+S_ROUND_NO = _L.take()                 # rounds completed in this match
+S_PLAYS = _L.take(N_CARDS)             # cards in the order played, -1 = not yet
+S_TRICK_WINNER = _L.take(MAX_TRICKS)   # winner of each trick, -1
+S_TRICK_POINTS = _L.take(MAX_TRICKS)   # card points of each trick (+5 on the last), -1
+S_PLAYER_WEIS = _L.take(MAX_PLAYERS)   # Weis points each player declared (before the contest)
+S_VOIDS = _L.take(MAX_PLAYERS)         # public voids: bit s = the player showed no card of suit s
+                                       # (trump suit with the Puur exception: maybe the Puur)
+S_WIN_POS = _L.take()                  # position in the current trick of the card winning it so far
+S_WIN_STRENGTH = _L.take()             # that card's strength (see card_strength)
+S_TRUMP_CARD = _L.take()               # Differenzler bottom_card: the shown card, -1 otherwise
+S_PREDICTIONS = _L.take(MAX_PLAYERS)   # Differenzler: each player's prediction, -1 = not yet made
+S_SIZE = _L.size
+
+PHASE_CONTRACT = 0
+PHASE_PLAY = 1
+PHASE_OVER = 2
+PHASE_PREDICT = 3
+
+OBENABE = 4
+UNDENUFE = 5
+NO_CONTRACT = -1
+
+# ---------------------------------------------------------------------------------- card tables
+SUIT_MASK = np.array([0x1FF << (9 * s) for s in range(N_SUITS)], dtype=np.int64)
+#: trump order by rank offset (A K Q J 10 9 8 7 6): J 8, 9 7, A 6, K 5, Q 4, 10 3, 8 2, 7 1, 6 0
+TRUMP_ORDER = np.array([6, 5, 4, 8, 3, 7, 2, 1, 0], dtype=np.int64)
+#: TRUMP_ABOVE[c]: the trump cards of c's suit that rank above c when that suit is trump
+TRUMP_ABOVE = np.zeros(N_CARDS, dtype=np.int64)
+for _c in range(N_CARDS):
+    for _r in range(N_RANKS):
+        if TRUMP_ORDER[_r] > TRUMP_ORDER[_c % 9]:
+            TRUMP_ABOVE[_c] |= 1 << (9 * (_c // 9) + _r)
+#: QUAD_MASK[r]: the four cards of rank offset r
+QUAD_MASK = np.array([sum(1 << (9 * s + r) for s in range(N_SUITS)) for r in range(N_RANKS)], dtype=np.int64)
+#: RUNS[bits] for the 9 bits of one suit: (start, length) of its first and second maximal run of
+#: >= 3 adjacent cards (length 0 = none); a suit of 9 cards holds at most two such runs
+RUNS = np.zeros((512, 4), dtype=np.int64)
+for _bits in range(512):
+    _k, _r = 0, 0
+    while _r < N_RANKS:
+        if not (_bits >> _r) & 1:
+            _r += 1
+            continue
+        _r0 = _r
+        while _r < N_RANKS and (_bits >> _r) & 1:
+            _r += 1
+        if _r - _r0 >= 3:
+            RUNS[_bits, 2 * _k] = _r0
+            RUNS[_bits, 2 * _k + 1] = _r - _r0
+            _k += 1
+#: most quads one hand can hold (12 cards: three) and most Weis a hand declares
+MAX_QUADS = 3
+MAX_WEIS = 2 * N_SUITS + MAX_QUADS
+#: seed_vaud suit order for Weis ties, H > C > S > D
+VAUD_SUIT_ORDER = np.array([0, 3, 1, 2], dtype=np.int64)
+ACE, KING, QUEEN, JACK = 0, 1, 2, 3
+D7 = 7
+#: the trump K and Q of each suit (Stöck)
+KING_QUEEN = np.array([(1 << (9 * s + KING)) | (1 << (9 * s + QUEEN)) for s in range(N_SUITS)],
+                      dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------- bit helpers
+@njit(cache=True, error_model="numpy", inline="always")
+def popcount(x: int) -> int:
+    """Number of set bits of a non-negative mask (SWAR, no multiplication, so no overflow)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of a non-zero mask."""
+    return popcount((x & -x) - 1)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def nth_bit(x: int, n: int) -> int:
+    """Index of the n-th (0-based) set bit of x, counting from bit 0."""
+    for _ in range(n):
+        x &= x - 1
+    return lowest_bit(x)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def xorshift32(x: int) -> int:
+    """Marsaglia's xorshift32 on a non-zero state < 2**32; returns the next state."""
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    return x
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def random_below(st: np.ndarray, n: int) -> int:
+    """Advance the game's generator and return an integer in [0, n) (n < 2**30).
+
+    Multiply-shift instead of a modulo (Lemire): no division, bias below n / 2**32.
+    """
+    x = xorshift32(st[S_RNG])
+    st[S_RNG] = x
+    return (x * n) >> 32
+
+
+# ---------------------------------------------------------------------------------- seats
+@njit(cache=True, error_model="numpy", inline="always")
+def n_players(rp: np.ndarray) -> int:
+    return rp[RP_PLAYERS]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def seat_after(player: int, k: int, n: int) -> int:
+    """The player ``k`` seats after ``player`` (0 <= k < n) in play order: (player + k) % n
+    without a division (this runs for every card)."""
+    q = player + k
+    return q - n if q >= n else q
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def side_of(player: int, rp: np.ndarray) -> int:
+    """The side a player scores for: his team (player % 2), or himself when everyone is alone."""
+    return player if rp[RP_TEAMS] == TEAMS_NONE else player % 2
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def n_sides(rp: np.ndarray) -> int:
+    return rp[RP_PLAYERS] if rp[RP_TEAMS] == TEAMS_NONE else 2
+
+
+# ---------------------------------------------------------------------------------- card play
+def _strength(card: int, lead_suit: int, contract: int) -> int:
+    s, r = card // 9, card % 9
+    if contract < 4 and s == contract:
+        return 20 + int(TRUMP_ORDER[r])
+    if s != lead_suit:
+        return -1
+    return r if contract == UNDENUFE else 8 - r   # Undenufe: 6 (offset 8) highest; else A highest
+
+
+#: STRENGTH[contract, lead_suit, card]: how strongly a card contends for a trick, -1 cannot win;
+#: trumps 20 + trump order, cards of the led suit their rank in the contract's order
+STRENGTH = np.array([[[_strength(c, ls, k) for c in range(N_CARDS)] for ls in range(N_SUITS)]
+                     for k in range(6)], dtype=np.int64)
+
+
+@njit(cache=True, error_model="numpy")
+def card_strength(card: int, lead_suit: int, contract: int) -> int:
+    """How strongly ``card`` contends for a trick led in ``lead_suit``: -1 cannot win."""
+    return STRENGTH[contract, lead_suit, card]
+
+
+@njit(cache=True, error_model="numpy")
+def trick_winner_position(trick: np.ndarray, n: int, contract: int) -> int:
+    """Position (0 = leader) of the card winning the first ``n`` cards of ``trick``."""
+    lead_suit = trick[0] // 9
+    best = 0
+    for i in range(1, n):
+        if STRENGTH[contract, lead_suit, trick[i]] > STRENGTH[contract, lead_suit, trick[best]]:
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def legal_cards(hand: int, trick: np.ndarray, n: int, contract: int, rp: np.ndarray) -> int:
+    """The cards of ``hand`` that may be played on the first ``n`` cards of ``trick`` (RULES §2.3).
+
+    Never empty for a non-empty hand.
+    """
+    if n == 0:
+        return hand
+    win_pos = trick_winner_position(trick, n, contract)
+    return legal_given_winner(hand, trick[0] // 9, n, trick[win_pos], win_pos, contract, rp)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def legal_given_winner(hand: int, lead_suit: int, n: int, win_card: int, win_pos: int, contract: int,
+                       rp: np.ndarray) -> int:
+    """:func:`legal_cards` given the led suit and the card (and its position) winning so far."""
+    if n == 0:
+        return hand                                   # the leader plays any card
+    follow = hand & SUIT_MASK[lead_suit]
+    if contract >= OBENABE:                           # Obenabe / Undenufe: follow if possible
+        return follow if follow else hand
+    trump_mask = SUIT_MASK[contract]
+    trumps = hand & trump_mask
+    if lead_suit == contract:                         # trump led: any trump, Puur exception
+        must = trumps
+        if rp[RP_PUUR_EXCEPTION]:
+            must = trumps & ~(np.int64(1) << (9 * contract + JACK))
+        return trumps if must else hand
+    # plain suit led: which trumps may be played (the under-trump ban)
+    allowed_trumps = trumps
+    rule = rp[RP_UNDERTRUMP]
+    if rule != UT_ALLOWED and trumps and (hand & ~trump_mask) and win_card // 9 == contract:
+        # a trump is in the trick, and the hand holds more than trumps
+        if rule == UT_OFFICIAL:
+            banned = True
+        elif rule == UT_ONLY_IF_VOID:
+            banned = follow != 0
+        else:   # UT_UNLESS_PARTNER_WINNING: banned while an opponent wins; seats in a trick
+            # alternate teams, so a team-mate's card lies an even number of positions back
+            banned = rp[RP_TEAMS] == TEAMS_NONE or (n - win_pos) % 2 != 0
+        if banned:
+            allowed_trumps = trumps & TRUMP_ABOVE[win_card]
+    if follow:
+        if rp[RP_TRUMP_INSTEAD]:
+            return follow | allowed_trumps
+        return follow
+    return (hand & ~trump_mask) | allowed_trumps
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def shows_void(card: int, lead_suit: int, contract: int, rp: np.ndarray) -> bool:
+    """Whether playing ``card`` on a trick led in ``lead_suit`` shows the player void in that suit.
+
+    Failing to follow shows a void; trumping a plain lead does so only where following is a must.
+    """
+    suit = card // 9
+    return suit != lead_suit and (contract >= OBENABE or lead_suit == contract or suit != contract
+                                  or not rp[RP_TRUMP_INSTEAD])
+
+
+@njit(cache=True, error_model="numpy")
+def card_points(card: int, contract: int, rp: np.ndarray) -> int:
+    """Points of one card under a contract (RULES §2.1, with the rules' O/U values switch)."""
+    return rp[RP_VALUES + 36 * contract + card]
+
+
+# ---------------------------------------------------------------------------------- Weis
+@njit(cache=True, error_model="numpy", inline="always")
+def weis_key(points: int, ncards: int, height: int, suit: int, is_quad: bool, position: int,
+             contract: int, rp: np.ndarray) -> int:
+    """An integer that orders Weis as the rules compare them (larger wins).
+
+    ``height`` is the natural rank index 0 (6) .. 8 (A) of the top card (of the rank for a quad);
+    ``position`` is the owner's seat counted from forehand (0 wins ties).
+    """
+    cmp = rp[RP_WEIS_CMP]
+    if contract == UNDENUFE and rp[RP_UND_REVERSE]:
+        height = 8 - height
+    if cmp == WEIS_CMP_NO_TOP_CARD:
+        height = 0
+    trump = 1 if (contract < 4 and not is_quad and suit == contract) else 0
+    if cmp == WEIS_CMP_VAUD:  # quads above sequences, then points, cards, height, trump, suit order
+        k = 1 if is_quad else 0
+        k = k * 1024 + points
+        k = k * 16 + ncards
+        k = k * 16 + height
+        k = k * 2 + trump
+        return k * 4 + (0 if is_quad else VAUD_SUIT_ORDER[suit])
+    k = points * 16 + ncards
+    k = k * 16 + height
+    k = k * 2 + trump
+    return k * 8 + (MAX_PLAYERS - 1 - position)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _sequences(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, start: int) -> int:
+    """Append each maximal run of >= 3 cards of ``hand`` to ``out`` rows from ``start``.
+
+    Row = (points, cards mask, key). Returns the new row count.
+    """
+    k = start
+    for s in range(N_SUITS):
+        bits = (hand >> (9 * s)) & 0x1FF
+        for j in range(2):
+            length = RUNS[bits, 2 * j + 1]
+            if length == 0:
+                break
+            points = rp[RP_SEQ + length - 3]
+            if points > 0:
+                r0 = RUNS[bits, 2 * j]
+                out[k, 0] = points
+                out[k, 1] = (((np.int64(1) << length) - 1) << r0) << (9 * s)
+                out[k, 2] = weis_key(points, length, 8 - r0, s, False, position, contract, rp)
+                k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _add_quad(r: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, k: int) -> int:
+    out[k, 0] = rp[RP_QUAD + r]
+    out[k, 1] = QUAD_MASK[r]
+    out[k, 2] = weis_key(rp[RP_QUAD + r], 4, 8 - r, 0, True, position, contract, rp)
+    return k + 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray) -> int:
+    """The Weis a player declares from a dealt ``hand`` of any size (RULES §5), written to ``out``.
+
+    ``out`` is an (at least MAX_WEIS, 3) int64 array; each row is (points, cards mask, key).
+    Returns the number of Weis. With Kreuzweis allowed: every maximal run and every counting quad.
+    Without: the choice of quads that gives the most points, then the best single Weis.
+    """
+    q0 = q1 = q2 = 0                                  # a 12-card hand holds up to three quads
+    nq = 0
+    for r in range(N_RANKS):
+        if (hand & QUAD_MASK[r]) == QUAD_MASK[r] and rp[RP_QUAD + r] > 0:
+            if nq == 0:
+                q0 = r
+            elif nq == 1:
+                q1 = r
+            else:
+                q2 = r
+            nq += 1
+    if rp[RP_KREUZWEIS] or nq == 0:
+        k = _sequences(hand, contract, position, rp, out, 0)
+        for i in range(nq):
+            k = _add_quad(q0 if i == 0 else (q1 if i == 1 else q2), contract, position, rp, out, k)
+        return k
+    # Kreuzweis off: try every subset of quads, keep the best (total points, best key)
+    trial = np.zeros((MAX_WEIS, 3), dtype=np.int64)
+    best_total = -1
+    best_key = -1
+    best_n = 0
+    for subset in range(1 << nq):
+        rest = hand
+        k = 0
+        for i in range(nq):
+            if (subset >> i) & 1:
+                r = q0 if i == 0 else (q1 if i == 1 else q2)
+                rest &= ~QUAD_MASK[r]
+                k = _add_quad(r, contract, position, rp, trial, k)
+        k = _sequences(rest, contract, position, rp, trial, k)
+        total = 0
+        top = -1
+        for i in range(k):
+            total += trial[i, 0]
+            top = max(top, trial[i, 2])
+        if total > best_total or (total == best_total and top > best_key):
+            best_total = total
+            best_key = top
+            best_n = k
+            out[:k, :] = trial[:k, :]
+    return best_n
+
+
+# ---------------------------------------------------------------------------------- dealing
+@njit(cache=True, error_model="numpy", inline="always")
+def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int) -> None:
+    """Deal ``players`` hands of ``hand_size`` cards at random into ``hands`` (bitboards).
+
+    Each card in turn goes to a player with probability proportional to the room left in that
+    player's hand, which gives every deal the same probability. The cards left over when
+    ``players * hand_size < 36`` are not dealt. ``hands`` needs ``2 * players`` entries: the
+    second half is scratch space (the room left per player).
+    """
+    for p in range(players):
+        hands[p] = 0
+        hands[players + p] = hand_size
+    left = players * hand_size
+    for c in range(N_CARDS):
+        if left == 0:
+            break
+        k = random_below(st, left)
+        p = 0
+        while k >= hands[players + p]:
+            k -= hands[players + p]
+            p += 1
+        hands[p] |= np.int64(1) << c
+        hands[players + p] -= 1
+        left -= 1
+
+
+# ---------------------------------------------------------------------------------- accessors
+# What compiled code outside the engine may read of a game (Python code uses core.StateView).
+@njit(cache=True, error_model="numpy", inline="always")
+def phase(st: np.ndarray) -> int:
+    return st[S_PHASE]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def to_move(st: np.ndarray) -> int:
+    return st[S_TO_MOVE]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def hand_of(st: np.ndarray, player: int) -> int:
+    return st[S_HANDS + player]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def dealt_hand_of(st: np.ndarray, player: int) -> int:
+    return st[S_DEALT + player]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def played_by(st: np.ndarray, player: int) -> int:
+    return st[S_PLAYED + player]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def voids_of(st: np.ndarray, player: int) -> int:
+    return st[S_VOIDS + player]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def weis_cards_of(st: np.ndarray, player: int) -> int:
+    return st[S_WEIS_CARDS + player]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def contract(st: np.ndarray) -> int:
+    return st[S_CONTRACT]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def trick_number(st: np.ndarray) -> int:
+    return st[S_TRICK_NO]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def leader(st: np.ndarray) -> int:
+    return st[S_LEADER]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def cards_in_trick(st: np.ndarray) -> int:
+    return st[S_N_IN_TRICK]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def trick_card(st: np.ndarray, position: int) -> int:
+    return st[S_TRICK + position]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def current_trick(st: np.ndarray) -> np.ndarray:
+    """View of the current trick's card slots (leader first, -1 = empty), length MAX_PLAYERS."""
+    return st[S_TRICK:S_TRICK + MAX_PLAYERS]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def voids(st: np.ndarray) -> np.ndarray:
+    """View of every player's public voids (length MAX_PLAYERS)."""
+    return st[S_VOIDS:S_VOIDS + MAX_PLAYERS]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def dealer(st: np.ndarray) -> int:
+    return st[S_DEALER]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def forehand(st: np.ndarray) -> int:
+    return st[S_FOREHAND]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def pushed(st: np.ndarray) -> int:
+    return st[S_PUSHED]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def declarer(st: np.ndarray) -> int:
+    return st[S_DECLARER]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def points_of(st: np.ndarray, side: int) -> int:
+    return st[S_POINTS + side]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def tricks_won_by(st: np.ndarray, side: int) -> int:
+    return st[S_TRICKS_WON + side]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def weis_points_of(st: np.ndarray, side: int) -> int:
+    return st[S_WEIS_POINTS + side]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def score_of(st: np.ndarray, side: int) -> int:
+    return st[S_SCORE + side]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def stoeck_shown_by(st: np.ndarray) -> int:
+    """The player whose Stöck is shown, -1 while none is."""
+    return st[S_STOECK_PLAYER] if st[S_STOECK_SHOWN] else -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def is_match(st: np.ndarray) -> bool:
+    return st[S_MATCH] != 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def match_score_of(st: np.ndarray, side: int) -> int:
+    return st[S_MATCH_SCORE + side]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def match_winner(st: np.ndarray) -> int:
+    return st[S_MATCH_WINNER]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def rounds_done(st: np.ndarray) -> int:
+    return st[S_ROUND_NO]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def trump_card(st: np.ndarray) -> int:
+    return st[S_TRUMP_CARD]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def prediction_of(st: np.ndarray, player: int) -> int:
+    """A player's prediction, -1 before he made it."""
+    return st[S_PREDICTIONS + player]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def seed_generator(st: np.ndarray, rng_state: int) -> None:
+    """Set the game's deal generator (a non-zero 32-bit xorshift32 state)."""
+    st[S_RNG] = rng_state
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def generator_state(st: np.ndarray) -> int:
+    return st[S_RNG]

@@ -1,0 +1,116 @@
+"""The games of the Jass family, declared once: who plays, with how many cards, and what they do.
+
+A :class:`GameSpec` holds the facts of one game that never change with a rule switch: players,
+teams, hand size, tricks, the phases before card play, the action layout and how a round is
+scored. The engine derives everything sized by a game from it: the state layout
+(:mod:`jass_env.core` is sized for the largest game here), the action space and the observation
+layout of each game's environment.
+
+Every game's actions begin with the 36 card actions (``id = 9 * suit + rank offset``, see
+:mod:`jass_env.cards`), so card masks, embeddings and heads are shared across the family; the
+phase actions follow.
+
+=============== ======= ========= ====== ====== ================ ======= =====================
+game            players teams     cards  tricks trump            actions round score
+=============== ======= ========= ====== ====== ================ ======= =====================
+schieber        4       pairs     9      9      chosen (or push) 43      team points
+differenzler    4       none      9      9      bottom card      194     penalty |pred − pts|
+differenzler3   3       none      12     12     bottom card      194     penalty |pred − pts|
+=============== ======= ========= ====== ====== ================ ======= =====================
+
+The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
+:mod:`jass_env.rules`; ``Rules.game`` names the spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import CONTRACTS, N_CARDS, RANKS, SUITS
+
+#: how seats form sides: "pairs" (p and p + 2 partners), "alternate" ({0, 2, 4} vs {1, 3, 5}),
+#: "none" (everyone alone: each player is his own side)
+TEAM_MODES = ("none", "pairs", "alternate")
+TEAMS_NONE, TEAMS_PAIRS, TEAMS_ALTERNATE = range(3)
+
+#: the rules families of the compiled engine (how phases run and rounds score)
+KIND_SCHIEBER, KIND_DIFFERENZLER = range(2)
+
+#: points of one round's cards with the last trick's 5 (RULES §2.1), in every game of 36 cards
+ROUND_POINTS = 157
+LAST_TRICK_BONUS = 5
+
+#: Differenzler: a prediction is an integer 0..ROUND_POINTS
+N_PREDICTIONS = ROUND_POINTS + 1
+
+CARD_ACTION_NAMES: tuple[str, ...] = tuple(f"{SUITS[c // 9]}{RANKS[c % 9]}" for c in range(N_CARDS))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """The fixed facts of one game of the family (see the module docstring for the table)."""
+
+    name: str
+    title: str
+    #: rules family of the compiled engine (KIND_*)
+    kind: int
+    players: int
+    #: index into TEAM_MODES
+    teams: int
+    hand_size: int
+    tricks: int
+    #: the phase before card play: "contract" (Schieber's choice or push) or "prediction"
+    bidding: str
+    #: every action's name, index = action id (cards first)
+    action_names: tuple[str, ...] = field(repr=False, default=())
+    #: the first action after the cards (a contract, or the prediction of 0 points)
+    phase_action_offset: int = N_CARDS
+
+    @property
+    def n_actions(self) -> int:
+        return len(self.action_names)
+
+    @property
+    def sides(self) -> int:
+        """Scoring sides: 2 teams, or one per player when everyone plays alone."""
+        return self.players if self.teams == TEAMS_NONE else 2
+
+    @property
+    def team_mode(self) -> str:
+        return TEAM_MODES[self.teams]
+
+    def side_of(self, player: int) -> int:
+        """The side (team, or the player himself) that ``player`` scores for."""
+        return player if self.teams == TEAMS_NONE else player % 2
+
+
+SCHIEBER_ACTIONS = CARD_ACTION_NAMES + tuple(f"choose {c}" for c in CONTRACTS) + ("push",)
+DIFFERENZLER_ACTIONS = CARD_ACTION_NAMES + tuple(f"predict {k}" for k in range(N_PREDICTIONS))
+
+SPECS: dict[str, GameSpec] = {
+    "schieber": GameSpec("schieber", "Schieber", KIND_SCHIEBER, players=4, teams=TEAMS_PAIRS,
+                         hand_size=9, tricks=9, bidding="contract", action_names=SCHIEBER_ACTIONS),
+    "differenzler": GameSpec("differenzler", "Differenzler", KIND_DIFFERENZLER, players=4,
+                             teams=TEAMS_NONE, hand_size=9, tricks=9, bidding="prediction",
+                             action_names=DIFFERENZLER_ACTIONS),
+    "differenzler3": GameSpec("differenzler3", "Differenzler for three", KIND_DIFFERENZLER, players=3,
+                              teams=TEAMS_NONE, hand_size=12, tricks=12, bidding="prediction",
+                              action_names=DIFFERENZLER_ACTIONS),
+}
+
+#: the family's largest game, which sizes the engine's state layout
+MAX_PLAYERS = max(s.players for s in SPECS.values())
+MAX_TRICKS = max(s.tricks for s in SPECS.values())
+MAX_SIDES = max(s.sides for s in SPECS.values())
+MAX_ACTIONS = max(s.n_actions for s in SPECS.values())
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of a game by name; ValueError lists the games."""
+    if name not in SPECS:
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(SPECS)}")
+    return SPECS[name]
+
+
+__all__ = ["GameSpec", "SPECS", "game_spec", "TEAM_MODES", "ROUND_POINTS", "N_PREDICTIONS",
+           "MAX_PLAYERS", "MAX_TRICKS", "MAX_SIDES", "MAX_ACTIONS"]
