@@ -175,13 +175,22 @@ def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     hands = np.zeros(2 * MAX_PLAYERS, dtype=np.int64)    # hands, then deal's scratch
     deal(st, hands, n, rp[RP_HAND_SIZE])
     if dealer < 0:
-        if rp[RP_FIRST_FOREHAND] == FIRST_FOREHAND_D7:
-            for p in range(n):
-                if (hands[p] >> D7) & 1:
-                    dealer = (p + n - 1) % n
-        else:
+        dealer = d7_dealer(hands, rp)
+        if dealer < 0:
             dealer = random_below(st, n)
     start_round(st, hands, dealer, rp)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def d7_dealer(hands: np.ndarray, rp: np.ndarray) -> int:
+    """Under ``first_forehand="D7"``: the dealer whose forehand holds the ♦7; -1 under "random"."""
+    if rp[RP_FIRST_FOREHAND] != FIRST_FOREHAND_D7:
+        return -1
+    n = n_players(rp)
+    for p in range(n):
+        if (hands[p] >> D7) & 1:
+            return (p + n - 1) % n
+    return -1
 
 
 @njit(cache=True, error_model="numpy")

@@ -7,8 +7,16 @@
 >>> while not r.is_over: r.step(r.legal_actions()[0])
 >>> r.score                            # [team0, team1], multiplier applied
 
-All state lives in one int64 array (``Round.state``, layout in :mod:`jass_env.core`); the
-properties below only read it. :class:`Match` plays rounds to the target with a rotating dealer.
+Every game of the family (:mod:`jass_env.spec`) uses the same classes; the rules decide the game:
+
+>>> r = Round("differenzler", seed=3)   # 4 players alone; trump from the dealer's bottom card
+>>> r.trump_card, r.contract           # e.g. ("H9", "H")
+>>> r.step("predict 40")               # forehand predicts 40 points (action 36 + 40)
+
+All state lives in one int64 array (``Round.state``, layout in :mod:`jass_env.kernel`); the
+properties below read it through :class:`jass_env.core.StateView`. Per-side lists (``points``,
+``score``, ``tricks_won``) have one entry per team in team games and one per player when
+everyone plays alone. :class:`Match` plays rounds to the rules' end with a rotating dealer.
 """
 
 from __future__ import annotations
@@ -18,9 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from . import core
-from .cards import ACTION_NAMES, CONTRACTS, N_ACTIONS, card_id, mask_of, names_of
+from . import core, differenzler
+from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, mask_of, names_of
+from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
+from .spec import ROUND_POINTS
 
 
 class IllegalActionError(ValueError):
@@ -33,11 +43,13 @@ def seed_to_rng_state(seed: int | None) -> int:
     return x or 1
 
 
-def _parse_hands(hands: Sequence[Any]) -> np.ndarray:
-    """Four hands given as bitboards or lists of card names/ids -> int64[4]; checks a full deal."""
-    if len(hands) != 4:
-        raise ValueError(f"a deal has 4 hands, got {len(hands)}")
-    out = np.zeros(4, dtype=np.int64)
+def _parse_hands(hands: Sequence[Any], rules: Rules) -> np.ndarray:
+    """The dealt hands (bitboards or lists of card names/ids), one per player, as int64
+    bitboards; checks the count, the hand size and that no card is dealt twice."""
+    spec = rules.spec
+    if len(hands) != spec.players:
+        raise ValueError(f"a {spec.name} deal has {spec.players} hands, got {len(hands)}")
+    out = np.zeros(2 * MAX_PLAYERS, dtype=np.int64)
     for p, h in enumerate(hands):
         if isinstance(h, (int, np.integer)):
             out[p] = int(h)
@@ -46,169 +58,236 @@ def _parse_hands(hands: Sequence[Any]) -> np.ndarray:
             if len(set(cards)) != len(cards):
                 raise ValueError(f"hand {p} lists a card twice: {list(h)}")
             out[p] = mask_of(cards)
-        if core.popcount(int(out[p])) != 9:
-            raise ValueError(f"hand {p} has {core.popcount(int(out[p]))} cards; each hand has 9")
-    if int(out[0] | out[1] | out[2] | out[3]) != (1 << 36) - 1:
-        raise ValueError("the four hands must hold each of the 36 cards exactly once")
+        if core.popcount(int(out[p])) != spec.hand_size:
+            raise ValueError(f"hand {p} has {core.popcount(int(out[p]))} cards; each {spec.name} hand "
+                             f"has {spec.hand_size}")
+    union = 0
+    for p in range(spec.players):
+        if union & int(out[p]):
+            raise ValueError(f"the {spec.players} hands must hold each card at most once")
+        union |= int(out[p])
+    if union != ALL_CARDS_MASK:
+        raise ValueError(f"the {spec.players} hands must hold each of the 36 cards exactly once")
     return out
 
 
 class Round:
-    """One dealt hand: contract choice (with one push) and 9 tricks.
+    """One dealt hand of any game of the family: its bidding phase, then the tricks.
 
     Build it from a seed (``Round(rules, seed=3)``) or from explicit hands
     (``Round(hands=[["H9", ...], ...], dealer=0)``). ``rules`` is a preset name or Rules object.
     Without a dealer, a seeded deal draws one at random and explicit hands get dealer 0; under
     ``first_forehand="D7"`` (seed_vaud) the holder of the ♦7 is forehand in both cases.
+    Differenzler with explicit hands: ``trump_card="H9"`` (a card of the dealer's hand, under
+    ``trump_mode="bottom_card"``) or ``trump="H"`` (``random_suit``) fixes trump; without them
+    it is drawn from the seed.
     """
 
     def __init__(self, rules: str | Rules | None = None, *, seed: int | None = None,
                  hands: Sequence[Any] | None = None, dealer: int | None = None,
-                 state: np.ndarray | None = None) -> None:
+                 state: np.ndarray | None = None, trump_card: str | None = None,
+                 trump: str | None = None) -> None:
         self.rules = make_rules(rules)
+        self.spec = self.rules.spec
         self.rp = self.rules.params
         if state is not None:
             self.state = state
+            self.view = core.StateView(state, self.rp)
             return
-        if dealer is not None and dealer not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a player 0..3, got {dealer!r}")
-        self.state = np.zeros(core.S_SIZE, dtype=np.int64)
-        self.state[core.S_RNG] = seed_to_rng_state(seed)
+        n = self.spec.players
+        if dealer is not None and (not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n):
+            raise ValueError(f"dealer must be a player 0..{n - 1}, got {dealer!r}")
+        self.state = core.new_state(seed_to_rng_state(seed))
+        self.view = core.StateView(self.state, self.rp)
         core.reset_match(self.state, False)
         if hands is None:
+            if trump_card is not None or trump is not None:
+                raise ValueError("trump_card and trump go with explicit hands")
             core.deal_round(self.state, -1 if dealer is None else dealer, self.rp)
+            return
+        parsed = _parse_hands(hands, self.rules)
+        if dealer is None:   # the preset's first-forehand rule (holder of the ♦7), else dealer 0
+            dealer = max(0, int(core.d7_dealer(parsed, self.rp)))
+        core.start_round(self.state, parsed, dealer, self.rp)
+        if trump_card is not None or trump is not None:
+            self._fix_trump(trump_card, trump)
+
+    def _fix_trump(self, trump_card: str | None, trump: str | None) -> None:
+        """Differenzler: replace the drawn trump by the given one (checked against the switches)."""
+        if self.spec.bidding != "prediction":
+            raise ValueError(f"trump_card and trump are for Differenzler; in {self.spec.name} trump is "
+                             f"chosen in the contract phase")
+        if self.rules.trump_mode == "bottom_card":
+            if trump is not None or trump_card is None:
+                raise ValueError("under trump_mode='bottom_card' give trump_card (a card of the dealer's "
+                                 "hand), not trump")
+            card = card_id(trump_card)
+            if not self.view.dealt[self.dealer] >> card & 1:
+                raise ValueError(f"trump_card {trump_card!r} is not in the dealer's (player {self.dealer}) "
+                                 f"hand {self.dealt_hand(self.dealer)}")
+            differenzler.set_trump(self.state, card // 9, card)
         else:
-            parsed = _parse_hands(hands)
-            if dealer is None:   # the preset's first-forehand rule: holder of the ♦7, else dealer 0
-                d7 = [p for p in range(4) if parsed[p] >> core.D7 & 1][0]
-                dealer = (d7 + 3) % 4 if self.rules.first_forehand == "D7" else 0
-            core.start_round(self.state, parsed, dealer, self.rp)
+            if trump_card is not None or trump not in SUITS:
+                raise ValueError(f"under trump_mode='random_suit' give trump as a suit letter "
+                                 f"{' '.join(SUITS)}, not a card; got trump={trump!r}, "
+                                 f"trump_card={trump_card!r}")
+            differenzler.set_trump(self.state, SUITS.index(trump), -1)
 
     # ------------------------------------------------------------------ acting
     def legal_actions(self) -> np.ndarray:
-        """Legal action ids (0..42) of the player to move, ascending; empty when the round is over."""
+        """Legal action ids of the player to move, ascending; empty when the round is over."""
         return core.legal_actions(self.state, self.rp)
 
     def legal_mask(self) -> int:
-        """The legal actions as a 43-bit integer (bit a set = action a legal)."""
-        return int(core.legal_actions_mask(self.state, self.rp))
+        """The legal actions as an integer bitboard (bit a set = action a legal); Differenzler's
+        prediction actions (36..193) are included while predicting."""
+        bits = int(core.legal_actions_mask(self.state, self.rp))
+        block = int(core.legal_block(self.state, self.rp))
+        return bits | (((1 << block) - 1) << core.PHASE_ACTION_OFFSET)
 
     def step(self, action: int | str) -> None:
-        """Apply an action id, a card name (``"H9"``), a contract name, or ``"push"``.
+        """Apply an action id, a card name (``"H9"``), a contract name or ``"push"`` (Schieber),
+        or ``"predict K"`` (Differenzler).
 
         Raises IllegalActionError naming the player, the action and the legal actions.
         """
         a = self.parse_action(action)
-        legal = core.legal_actions_mask(self.state, self.rp)
-        if not (legal >> a) & 1:
-            raise IllegalActionError(
-                f"player {self.to_move} may not play {ACTION_NAMES[a]} (action {a}) now; legal: "
-                + (", ".join(f"{ACTION_NAMES[x]} ({x})" for x in _bits(legal)) or "none, the round is over"))
+        if not core.is_legal(self.state, self.rp, a):
+            raise IllegalActionError(self.illegal_message(a))
         core.apply_action(self.state, a, self.rp)
 
-    @staticmethod
-    def parse_action(action: int | str) -> int:
+    def illegal_message(self, action: int) -> str:
+        """The one message for an illegal action: who may not play what, and what is legal."""
+        names = self.spec.action_names
+        legal = [int(x) for x in self.legal_actions()]
+        if len(legal) > 12 and self.spec.bidding == "prediction" and self.phase == "prediction":
+            shown = f"predict 0 .. predict {ROUND_POINTS} ({legal[0]}..{legal[-1]})"
+        else:
+            shown = ", ".join(f"{names[x]} ({x})" for x in legal) or "none, the round is over"
+        return f"player {self.to_move} may not play {names[action]} (action {action}) now; legal: {shown}"
+
+    def parse_action(self, action: int | str) -> int:
+        """An action id of this game from an id or a name; IllegalActionError says what is allowed."""
+        names = self.spec.action_names
+        n = len(names)
         if isinstance(action, str):
-            if action == "push":
-                return core.PUSH
-            if action in CONTRACTS:
-                return core.CONTRACT_OFFSET + CONTRACTS.index(action)
-            return card_id(action)
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
+            text = action.strip()
+            if text in names:
+                return names.index(text)
+            if self.spec.bidding == "contract" and text in CONTRACTS:
+                return core.CONTRACT_OFFSET + CONTRACTS.index(text)
+            try:
+                return card_id(text)
+            except ValueError:
+                pass
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < n:
             return int(action)
-        raise IllegalActionError(f"not an action: {action!r}; actions are integers 0..42 "
-                                 f"(36 cards, 6 contracts, push), card names or contract names")
+        forms = ("card names, contract names or push" if self.spec.bidding == "contract"
+                 else f"card names or 'predict K' (K = 0..{ROUND_POINTS})")
+        raise IllegalActionError(f"not a {self.spec.name} action: {action!r}; actions are integers "
+                                 f"0..{n - 1} ({names[0]} .. {names[-1]}), {forms}")
 
     def copy(self) -> Round:
         return Round(self.rules, state=self.state.copy())
 
     # ------------------------------------------------------------------ reading
-    def _get(self, i: int) -> int:
-        return int(self.state[i])
+    @property
+    def phase(self) -> str:
+        """"contract", "prediction", "play" or "over"."""
+        return _PHASE_NAMES[self.view.phase]
 
-    phase = property(lambda self: ("contract", "play", "over")[self._get(core.S_PHASE)])
-    is_over = property(lambda self: self._get(core.S_PHASE) == core.PHASE_OVER)
-    to_move = property(lambda self: self._get(core.S_TO_MOVE))
-    dealer = property(lambda self: self._get(core.S_DEALER))
-    forehand = property(lambda self: self._get(core.S_FOREHAND))
-    pushed = property(lambda self: bool(self._get(core.S_PUSHED)))
-    declarer = property(lambda self: self._get(core.S_DECLARER))
-    leader = property(lambda self: self._get(core.S_LEADER))
-    trick_number = property(lambda self: self._get(core.S_TRICK_NO))
+    is_over = property(lambda self: self.view.is_over)
+    to_move = property(lambda self: self.view.to_move)
+    dealer = property(lambda self: self.view.dealer)
+    forehand = property(lambda self: self.view.forehand)
+    pushed = property(lambda self: self.view.pushed)
+    declarer = property(lambda self: self.view.declarer)
+    leader = property(lambda self: self.view.leader)
+    trick_number = property(lambda self: self.view.trick_number)
 
     @property
     def contract(self) -> str | None:
-        c = self._get(core.S_CONTRACT)
+        """The contract (Schieber) or trump suit (Differenzler), None before it is fixed."""
+        c = self.view.contract
         return None if c < 0 else CONTRACTS[c]
 
     def hand(self, player: int) -> list[str]:
         """Cards the player still holds."""
-        return names_of(self._get(core.S_HANDS + player))
+        return names_of(self.view.hands[player])
 
     def dealt_hand(self, player: int) -> list[str]:
-        return names_of(self._get(core.S_DEALT + player))
+        return names_of(self.view.dealt[player])
 
     @property
     def current_trick(self) -> list[tuple[int, str]]:
         """(player, card) of the cards on the table, leader first."""
-        n, lead = self._get(core.S_N_IN_TRICK), self.leader
-        return [((lead + i) % 4, names_of(1 << self._get(core.S_TRICK + i))[0]) for i in range(n)]
+        n, lead = self.spec.players, self.leader
+        return [((lead + i) % n, card_name(c)) for i, c in enumerate(self.view.trick)]
 
     @property
     def tricks(self) -> list[dict[str, Any]]:
         """Completed tricks: leader, plays [(player, card)], winner, points."""
-        out, leader = [], self.forehand
-        if self.pushed and self.rules.leader_after_push == "declarer" and self.declarer >= 0:
-            leader = self.declarer
+        n = self.spec.players
+        out, leader = [], int(core.first_leader(self.state, self.rp))
         for t in range(self.trick_number):
-            cards = [self._get(core.S_PLAYS + 4 * t + i) for i in range(4)]
-            winner = self._get(core.S_TRICK_WINNER + t)
-            out.append({"leader": leader,
-                        "plays": [((leader + i) % 4, names_of(1 << c)[0]) for i, c in enumerate(cards)],
-                        "winner": winner, "points": self._get(core.S_TRICK_POINTS + t)})
+            winner = self.view.trick_winner(t)
+            plays = [((leader + i) % n, card_name(c)) for i, c in enumerate(self.view.trick_cards(t))]
+            out.append({"leader": leader, "plays": plays, "winner": winner,
+                        "points": self.view.trick_points(t)})
             leader = winner
         return out
 
-    points = property(lambda self: [self._get(core.S_POINTS), self._get(core.S_POINTS + 1)])
-    score = property(lambda self: [self._get(core.S_SCORE), self._get(core.S_SCORE + 1)])
-    tricks_won = property(lambda self: [self._get(core.S_TRICKS_WON), self._get(core.S_TRICKS_WON + 1)])
+    points = property(lambda self: self.view.points)
+    score = property(lambda self: self.view.score)
+    tricks_won = property(lambda self: self.view.tricks_won)
 
     @property
     def match_team(self) -> int | None:
-        t = self._get(core.S_MATCH_TEAM)
-        return None if t < 0 else t
+        return self.view.match_team
 
     @property
     def stoeck_player(self) -> int | None:
         """The player credited (or, before the second card, to be credited) with Stöck."""
-        p = self._get(core.S_STOECK_PLAYER)
-        return None if p < 0 else p
+        return self.view.stoeck_player
 
-    stoeck_shown = property(lambda self: bool(self._get(core.S_STOECK_SHOWN)))
+    stoeck_shown = property(lambda self: self.view.stoeck_shown)
+    weis_team = property(lambda self: self.view.weis_team)
+    weis_points = property(lambda self: self.view.weis_points)
+
+    # Differenzler
+    @property
+    def trump_card(self) -> str | None:
+        """Differenzler ``bottom_card``: the dealer's card that shows trump (None otherwise)."""
+        c = self.view.trump_card
+        return None if c is None else card_name(c)
 
     @property
-    def weis_team(self) -> int | None:
-        t = self._get(core.S_WEIS_TEAM)
-        return None if t < 0 else t
+    def predictions(self) -> list[int | None]:
+        """Differenzler: each player's prediction (None before he made it). Full information:
+        with hidden predictions a seat sees only its own (the environments enforce that)."""
+        return self.view.predictions
 
     @property
-    def weis_points(self) -> list[int]:
-        return [self._get(core.S_WEIS_POINTS), self._get(core.S_WEIS_POINTS + 1)]
+    def penalties(self) -> list[int] | None:
+        """Differenzler: each player's penalty once the round is over, else None."""
+        return self.score if self.is_over and self.spec.bidding == "prediction" else None
 
     def weis(self) -> list[dict[str, Any]]:
         """The Weis that score: [{"player", "cards", "points"}] (points before the multiplier)."""
         team = self.weis_team
         if team is None:
             return []
-        return [w for p in (team, team + 2) for w in self.declared_weis(p)]
+        return [w for p in range(self.spec.players) if self.spec.side_of(p) == team
+                for w in self.declared_weis(p)]
 
     def declared_weis(self, player: int) -> list[dict[str, Any]]:
         """Every Weis the player declares from the dealt hand (scoring or not)."""
-        c = self._get(core.S_CONTRACT)
+        c = self.view.contract
         if c < 0 or not self.rules.weis:
             return []
-        buf = np.zeros((8, 3), dtype=np.int64)
-        n = core.player_weis(self._get(core.S_DEALT + player), c, (player - self.forehand) % 4, self.rp, buf)
+        buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
+        n = core.player_weis(self.view.dealt[player], c, (player - self.forehand) % self.spec.players,
+                             self.rp, buf)
         return [{"player": player, "cards": names_of(int(buf[i, 1])), "points": int(buf[i, 0])}
                 for i in range(n)]
 
@@ -216,7 +295,7 @@ class Round:
         """The player's Weis cards that are public (the Weis winners' cards, after trick 1)."""
         if self.trick_number < 1:
             return []
-        return names_of(self._get(core.S_WEIS_CARDS + player))
+        return names_of(self.view.weis_cards[player])
 
     def __repr__(self) -> str:
         return (f"Round(rules={self.rules.name!r}, phase={self.phase}, contract={self.contract}, "
@@ -224,7 +303,7 @@ class Round:
 
 
 class Match:
-    """Rounds played to the rules' target (or fixed number of rounds), the dealer rotating.
+    """Rounds played to the rules' end (target, or number of rounds), the dealer rotating.
 
     ``step`` acts in the current round; when a round ends and the match goes on, the next round
     is dealt at once (the finished round is kept in ``finished_rounds``).
@@ -232,8 +311,7 @@ class Match:
 
     def __init__(self, rules: str | Rules | None = None, *, seed: int | None = None) -> None:
         self.rules = make_rules(rules)
-        state = np.zeros(core.S_SIZE, dtype=np.int64)
-        state[core.S_RNG] = seed_to_rng_state(seed)
+        state = core.new_state(seed_to_rng_state(seed))
         core.reset_match(state, True)
         core.deal_round(state, -1, self.rules.params)
         self.round = Round(self.rules, state=state)
@@ -245,24 +323,25 @@ class Match:
 
     @property
     def scores(self) -> list[int]:
-        return [int(self.state[core.S_MATCH_SCORE]), int(self.state[core.S_MATCH_SCORE + 1])]
+        """Match totals per side (Differenzler: total penalty per player)."""
+        return self.round.view.match_score
 
     @property
     def winner(self) -> int | None:
-        """0 or 1 once a team has won, 2 for a draw (fixed number of rounds), None while going on."""
-        w = int(self.state[core.S_MATCH_WINNER])
-        return None if w < 0 else w
+        """Schieber: 0 or 1 once a team has won, 2 for a draw (fixed number of rounds);
+        Differenzler: the player with the lowest total; None while going on."""
+        return self.round.view.match_winner
 
     is_over = property(lambda self: self.winner is not None)
-    bergpreis_team = property(lambda self: None if self.state[core.S_BERG_TEAM] < 0
-                              else int(self.state[core.S_BERG_TEAM]))
+    bergpreis_team = property(lambda self: self.round.view.bergpreis_team)
+    rounds_done = property(lambda self: self.round.view.rounds_done)
 
     def legal_actions(self) -> np.ndarray:
         return self.round.legal_actions()
 
     def step(self, action: int | str) -> None:
         if self.is_over:
-            raise IllegalActionError(f"the match is over (winner: team {self.winner}); no action is legal")
+            raise IllegalActionError(f"the match is over (winner: {self.winner}); no action is legal")
         self.round.step(action)
         if self.round.is_over and not self.is_over:
             self.finished_rounds.append(self.round.copy())
@@ -271,9 +350,8 @@ class Match:
             self.finished_rounds.append(self.round.copy())
 
 
-def _bits(mask: int) -> list[int]:
-    """Action ids set in a 43-bit mask."""
-    return [a for a in range(N_ACTIONS) if mask >> a & 1]
+_PHASE_NAMES = {core.PHASE_CONTRACT: "contract", core.PHASE_PLAY: "play", core.PHASE_OVER: "over",
+                core.PHASE_PREDICT: "prediction"}
 
 
 __all__ = ["Round", "Match", "IllegalActionError", "seed_to_rng_state"]
