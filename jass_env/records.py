@@ -2,16 +2,21 @@
 
 The format
 ----------
-A record is one dealt hand (deal, contract choice, 36 plays) as one JSON object; a file of records
-is JSON Lines (one object a line, UTF-8). Cards are written ``"H9"``, ``"C10"``, players are 0..3
-in play order (team = player % 2), contracts are ``D H S C obenabe undenufe``. Fields::
+A record is one dealt hand (deal, bidding, every play) as one JSON object; a file of records is
+JSON Lines (one object a line, UTF-8). Cards are written ``"H9"``, ``"C10"``, players are
+0..n-1 in play order, contracts are ``D H S C obenabe undenufe``. The ``rules`` preset decides the
+game and so how the rest is read. Fields::
 
     format        "jass-record/1" (optional; any other value is refused)
     rules         preset name (optional, default "schieber"); rule_overrides: switches on top
     id            any JSON value naming the record in messages (optional)
-    dealer, forehand, hands[4][9], pushed, declarer, contract       (required)
-    tricks        9 x {"leader": p, "plays": [[player, card, legal?] x 4], "winner"?, "points"?}
-    weis, stoeck, points, match_team, score                          (optional)
+    dealer, forehand, hands[n][hand size]                           (required)
+    Schieber:     pushed, declarer, contract                        (required; team = player % 2)
+    Differenzler: predictions[n] (required), trump_card (bottom_card) or trump (random_suit)
+    tricks        one per trick: {"leader": p, "plays": [[player, card, legal?] x n],
+                  "winner"?, "points"?}
+    Schieber:     weis, stoeck, points[2], match_team, score[2]      (optional)
+    Differenzler: points[n], penalties[n]                            (optional)
 
 :func:`record_of` writes the record of a finished :class:`~jass_env.game.Round`, every optional
 field included (``legal`` is the engine's legal card list before each play, found by replaying the
@@ -21,9 +26,11 @@ The checker
 -----------
 :func:`check_records` reads JSON Lines and checks each record in two stages:
 
-1. *Structure*: JSON, required fields and their types, player numbers 0..3, ``forehand`` ==
-   ``(dealer + 1) % 4``, four hands of 9 distinct known cards that together are the 36, ``declarer``
-   consistent with ``pushed``, a contract the rules allow, 9 tricks of 4 plays, each play by the
+1. *Structure*: JSON, required fields and their types, player numbers 0..n-1, ``forehand`` ==
+   ``(dealer + 1) % n``, n hands of the game's size of distinct known cards that together are the
+   36, ``declarer`` consistent with ``pushed`` and a contract the rules allow (Schieber), the
+   predictions 0..157 and the trump card in the dealer's hand (Differenzler), the game's number of
+   tricks of n plays, each play by the
    player whose turn it is (trick 1 led by the player the rules name) and holding the card, every
    card played once, the types of the optional fields, the ``rules``/``rule_overrides`` fields
    (``format`` must be ``"jass-record/1"``). A malformed record gets one message, for the first
@@ -33,7 +40,7 @@ The checker
    illegal play is reported and ends the replay of that record, since the state after it is
    undefined), and every optional field present is compared: each play's ``legal`` set, each
    trick's ``winner`` and ``points``, then ``weis`` (a multiset of (player, set of cards, points)),
-   ``stoeck``, ``points``, ``match_team`` and ``score``.
+   ``stoeck``, ``points``, ``match_team`` and ``score`` (Differenzler: ``points``, ``penalties``).
 
 Each problem is one :class:`Finding`, printed as one line such as::
 
@@ -64,14 +71,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ALL_CARDS_MASK, CONTRACTS, card_id, card_name, names_of
+from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, names_of
 from .game import Round
 from .rules import PRESETS, Rules, RulesError, make_rules
+from .spec import ROUND_POINTS
 
 FORMAT = "jass-record/1"
 DEFAULT_PRESET = "schieber"
-REQUIRED_FIELDS = ("dealer", "forehand", "hands", "pushed", "declarer", "contract", "tricks")
-N_TRICKS = 9
+#: the fields every record of a game must have, by how the game bids
+REQUIRED_FIELDS = {"contract": ("dealer", "forehand", "hands", "pushed", "declarer", "contract", "tricks"),
+                   "prediction": ("dealer", "forehand", "hands", "predictions", "tricks")}
 
 __all__ = ["FORMAT", "record_of", "record_line", "write_records", "check_records", "CheckReport",
            "Finding", "main"]
@@ -84,8 +93,9 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
     ``id`` (any JSON value) is written when not None. Raises ValueError for a round that has not
     played all 9 tricks (still in play, or cut short because its match was decided mid-round).
     """
-    if not round.is_over or round.trick_number < N_TRICKS:
-        raise ValueError(f"a record needs a finished round (all {N_TRICKS} tricks played); this round "
+    n_tricks = round.spec.tricks
+    if not round.is_over or round.trick_number < n_tricks:
+        raise ValueError(f"a record needs a finished round (all {n_tricks} tricks played); this round "
                          f"is in phase {round.phase!r} after {round.trick_number} tricks"
                          + (" (its match was decided during the round)" if round.is_over else ""))
     rules = round.rules
@@ -96,12 +106,18 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
         record["rule_overrides"] = overrides
     if id is not None:
         record["id"] = id
-    hands = [round.dealt_hand(p) for p in range(4)]
-    record.update(dealer=round.dealer, forehand=round.forehand, hands=hands, pushed=round.pushed,
-                  declarer=round.declarer, contract=round.contract)
+    hands = [round.dealt_hand(p) for p in range(round.spec.players)]
+    record.update(dealer=round.dealer, forehand=round.forehand, hands=hands)
+    if round.spec.bidding == "contract":
+        record.update(pushed=round.pushed, declarer=round.declarer, contract=round.contract)
+        trump_card = trump = None
+    else:
+        trump_card, trump = _trump_fields(round)
+        record.update({"trump_card": trump_card} if trump_card is not None else {"trump": trump})
+        record["predictions"] = round.predictions
 
     # the legal sets: replay the round from its dealt hands, reading the legal cards before each play
-    replay = _start_replay(rules, hands, round.dealer, round.pushed, round.contract)
+    replay = _start_replay(rules, hands, round.dealer, _bidding_of(round), trump_card, trump)
     tricks = []
     for trick in round.tricks:
         plays = []
@@ -132,13 +148,29 @@ def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]
 
 
 # ====================================================================================== engine glue
-def _start_replay(rules: Rules, hands: Sequence[Any], dealer: int, pushed: bool, contract: str) -> Round:
-    """A fresh round on the given deal, with the contract chosen (after a push if ``pushed``)."""
-    r = Round(rules, hands=hands, dealer=dealer, seed=0)
-    if pushed:
-        r.step("push")
-    r.step(contract)
+def _start_replay(rules: Rules, hands: Sequence[Any], dealer: int, bidding: Sequence[str],
+                  trump_card: str | None = None, trump: str | None = None) -> Round:
+    """A fresh round on the given deal (Differenzler: with its trump), the bidding actions
+    applied: Schieber's push and contract, or Differenzler's predictions in turn."""
+    r = Round(rules, hands=hands, dealer=dealer, seed=0, trump_card=trump_card, trump=trump)
+    for action in bidding:
+        r.step(action)
     return r
+
+
+def _bidding_of(r: Round) -> list[str]:
+    """The bidding actions of a round, in order."""
+    if r.spec.bidding == "contract":
+        return (["push"] if r.pushed else []) + [r.contract]
+    n = r.spec.players
+    return [f"predict {r.predictions[(r.forehand + k) % n]}" for k in range(n)]
+
+
+def _trump_fields(r: Round) -> tuple[str | None, str | None]:
+    """Differenzler: (trump_card, None) under bottom_card, (None, trump suit) under random_suit."""
+    if r.rules.trump_mode == "bottom_card":
+        return r.trump_card, None
+    return None, r.contract
 
 
 def _legal_cards(r: Round) -> int:
@@ -148,6 +180,8 @@ def _legal_cards(r: Round) -> int:
 
 def _outcome(r: Round) -> dict[str, Any]:
     """The optional end-of-round fields of a finished round, as the engine computes them."""
+    if r.spec.bidding == "prediction":
+        return {"points": r.points, "penalties": r.penalties}
     return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
             "points": r.points, "match_team": r.match_team, "score": r.score}
 
@@ -222,8 +256,9 @@ class _Record:
     rules: Rules
     dealer: int
     hands: list[int]                            # dealt hands as card masks
-    pushed: bool
-    contract: str
+    bidding: list[str]                          # the bidding actions (push, contract; predictions)
+    trump_card: str | None                      # Differenzler's trump (bottom_card / random_suit)
+    trump: str | None
     tricks: list[_Trick]
     outcome: dict[str, Any]                     # optional end-of-round fields present, parsed
 
@@ -340,9 +375,9 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _player(value: Any, what: str, trick: int | None = None, position: int | None = None) -> int:
-    if not _is_int(value) or not 0 <= value <= 3:
-        raise _Malformed(f"{what} must be a player number 0..3, got {_kind(value)}", trick, position)
+def _player(value: Any, what: str, n: int, trick: int | None = None, position: int | None = None) -> int:
+    if not _is_int(value) or not 0 <= value < n:
+        raise _Malformed(f"{what} must be a player number 0..{n - 1}, got {_kind(value)}", trick, position)
     return value
 
 
@@ -410,25 +445,41 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
     """Validate the structure of a record (stage 1); raises _Malformed at the first problem."""
     if "format" in obj and obj["format"] != FORMAT:
         raise _Malformed(f"unsupported format {_kind(obj['format'])}; this reader reads \"{FORMAT}\"")
-    missing = [k for k in REQUIRED_FIELDS if k not in obj]
-    if missing:
-        raise _Malformed(f"missing required field(s) {', '.join(missing)}; every record has "
-                         f"{', '.join(REQUIRED_FIELDS)}")
     rules = _resolve_rules(obj, explicit, cache)
-
-    dealer = _player(obj["dealer"], "dealer")
-    forehand = _player(obj["forehand"], "forehand")
-    if forehand != (dealer + 1) % 4:
+    spec = rules.spec
+    required = REQUIRED_FIELDS[spec.bidding]
+    missing = [k for k in required if k not in obj]
+    if missing:
+        raise _Malformed(f"missing required field(s) {', '.join(missing)}; every {spec.name} record has "
+                         f"{', '.join(required)}")
+    n = spec.players
+    dealer = _player(obj["dealer"], "dealer", n)
+    forehand = _player(obj["forehand"], "forehand", n)
+    if forehand != (dealer + 1) % n:
         raise _Malformed(f"forehand is player {forehand}, but with dealer {dealer} it must be the next "
-                         f"player, {(dealer + 1) % 4}")
-    hands = _parse_hands(obj["hands"])
+                         f"player, {(dealer + 1) % n}")
+    hands = _parse_hands(obj["hands"], n, spec.hand_size)
+    trump_card = trump = None
+    if spec.bidding == "contract":
+        bidding, first_leader = _parse_contract(obj, rules, forehand)
+    else:
+        bidding = _parse_predictions(obj["predictions"], n, forehand)
+        trump_card, trump = _parse_trump(obj, rules, hands, dealer)
+        first_leader = forehand
+    tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks)
+    return _Record(rules, dealer, hands, bidding, trump_card, trump, tricks, _parse_outcome(obj, rules))
+
+
+def _parse_contract(obj: dict[str, Any], rules: Rules, forehand: int) -> tuple[list[str], int]:
+    """Schieber's pushed, declarer and contract: (the bidding actions, the leader of trick 1)."""
     pushed = obj["pushed"]
     if not isinstance(pushed, bool):
         raise _Malformed(f"pushed must be true or false, got {_kind(pushed)}")
     if pushed and not rules.push:
         raise _Malformed(f"the record pushes, but rules {rules.name!r} have no push")
-    declarer = _player(obj["declarer"], "declarer")
-    expected = (forehand + 2) % 4 if pushed else forehand
+    n = rules.spec.players
+    declarer = _player(obj["declarer"], "declarer", n)
+    expected = (forehand + 2) % n if pushed else forehand
     if declarer != expected:
         raise _Malformed(f"declarer is player {declarer}, but with forehand {forehand} and pushed "
                          f"{str(pushed).lower()} it must be player {expected}")
@@ -439,18 +490,47 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
         raise _Malformed(f"contract {contract!r} is not allowed by rules {rules.name!r}; allowed: "
                          f"{', '.join(rules.contracts)}")
     first_leader = declarer if pushed and rules.leader_after_push == "declarer" else forehand
-    tricks = _parse_tricks(obj["tricks"], hands, first_leader)
-    return _Record(rules, dealer, hands, pushed, contract, tricks, _parse_outcome(obj))
+    return (["push"] if pushed else []) + [contract], first_leader
 
 
-def _parse_hands(value: Any) -> list[int]:
-    if not isinstance(value, list) or len(value) != 4:
-        raise _Malformed(f"hands must be a list of 4 hands (hands[p] for player p), got {_kind(value)}")
+def _parse_predictions(value: Any, n: int, forehand: int) -> list[str]:
+    """Differenzler's predictions (indexed by player) as the bidding actions, forehand first."""
+    if not isinstance(value, list) or len(value) != n or not all(_is_int(v) for v in value):
+        raise _Malformed(f"predictions must be a list of {n} integers (predictions[p] for player p), "
+                         f"got {_kind(value)}")
+    for p, v in enumerate(value):
+        if not 0 <= v <= ROUND_POINTS:
+            raise _Malformed(f"predictions[{p}] is {v}; a prediction is 0..{ROUND_POINTS} points")
+    return [f"predict {value[(forehand + k) % n]}" for k in range(n)]
+
+
+def _parse_trump(obj: dict[str, Any], rules: Rules, hands: list[int],
+                 dealer: int) -> tuple[str | None, str | None]:
+    """Differenzler's trump: ``trump_card`` (bottom_card, a card of the dealer's hand) or ``trump``
+    (random_suit, a suit letter)."""
+    if rules.trump_mode == "bottom_card":
+        if "trump_card" not in obj:
+            raise _Malformed("missing required field trump_card (the dealer's card that shows trump "
+                             "under trump_mode bottom_card)")
+        card = _card(obj["trump_card"], "trump_card")
+        if not hands[dealer] >> card & 1:
+            raise _Malformed(f"trump_card {obj['trump_card']} is not in the dealer's hand hands[{dealer}]")
+        return obj["trump_card"], None
+    trump = obj.get("trump")
+    if trump not in SUITS:
+        raise _Malformed(f"trump must be a suit letter {' '.join(SUITS)} under trump_mode random_suit, "
+                         f"got {_kind(trump)}")
+    return None, trump
+
+
+def _parse_hands(value: Any, n: int, hand_size: int) -> list[int]:
+    if not isinstance(value, list) or len(value) != n:
+        raise _Malformed(f"hands must be a list of {n} hands (hands[p] for player p), got {_kind(value)}")
     masks: list[int] = []
     for p, hand in enumerate(value):
         m = _card_set(hand, f"hands[{p}]")
-        if m.bit_count() != 9:
-            raise _Malformed(f"hands[{p}] has {m.bit_count()} cards; each hand has 9")
+        if m.bit_count() != hand_size:
+            raise _Malformed(f"hands[{p}] has {m.bit_count()} cards; each hand has {hand_size}")
         for q, other in enumerate(masks):
             if other & m:
                 common = names_of(other & m)[0]
@@ -460,10 +540,11 @@ def _parse_hands(value: Any) -> list[int]:
     return masks
 
 
-def _parse_tricks(value: Any, hands: list[int], first_leader: int) -> list[_Trick]:
-    if not isinstance(value, list) or len(value) != N_TRICKS:
+def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
+                  n_tricks: int) -> list[_Trick]:
+    if not isinstance(value, list) or len(value) != n_tricks:
         n = f"{len(value)} tricks" if isinstance(value, list) else _kind(value)
-        raise _Malformed(f"tricks must be a list of {N_TRICKS} tricks, got {n}")
+        raise _Malformed(f"tricks must be a list of {n_tricks} tricks, got {n}")
     played: dict[int, tuple[int, int]] = {}
     tricks = []
     for t, trick in enumerate(value, 1):
@@ -472,23 +553,23 @@ def _parse_tricks(value: Any, hands: list[int], first_leader: int) -> list[_Tric
         for key in ("leader", "plays"):
             if key not in trick:
                 raise _Malformed(f"missing required field {key!r} of the trick", t)
-        leader = _player(trick["leader"], "leader", t)
+        leader = _player(trick["leader"], "leader", players, t)
         if t == 1 and leader != first_leader:
             raise _Malformed(f"play out of turn: trick 1 is led by player {leader}, but under these "
                              f"rules player {first_leader} leads it", t)
         plays_in = trick["plays"]
-        if not isinstance(plays_in, list) or len(plays_in) != 4:
+        if not isinstance(plays_in, list) or len(plays_in) != players:
             n = f"{len(plays_in)} plays" if isinstance(plays_in, list) else _kind(plays_in)
-            raise _Malformed(f"plays must be a list of 4 plays [player, card, legal], got {n}", t)
+            raise _Malformed(f"plays must be a list of {players} plays [player, card, legal], got {n}", t)
         plays = []
         for i, play in enumerate(plays_in, 1):
             if not isinstance(play, list) or len(play) not in (2, 3):
                 raise _Malformed(f"a play is [player, card] or [player, card, legal], got {_kind(play)}",
                                  t, i)
-            player = _player(play[0], "the player of a play", t, i)
+            player = _player(play[0], "the player of a play", players, t, i)
             card = _card(play[1], "the card of a play", t, i)
             legal = None if len(play) == 2 or play[2] is None else _card_set(play[2], "legal", t, i)
-            turn = (leader + i - 1) % 4
+            turn = (leader + i - 1) % players
             if player != turn:
                 raise _Malformed(f"play out of turn: player {player} plays {play[1]}, but after leader "
                                  f"{leader} it is player {turn}'s turn", t, i)
@@ -500,16 +581,18 @@ def _parse_tricks(value: Any, hands: list[int], first_leader: int) -> list[_Tric
                                  f"{pi})", t, i)
             played[card] = (t, i)
             plays.append((player, card, legal))
-        winner = _player(trick["winner"], "winner", t) if trick.get("winner") is not None else None
+        winner = (_player(trick["winner"], "winner", players, t) if trick.get("winner") is not None
+                  else None)
         points = _int(trick["points"], "points", t) if trick.get("points") is not None else None
         tricks.append(_Trick(leader, plays, winner, points))
     return tricks
 
 
-def _parse_outcome(obj: dict[str, Any]) -> dict[str, Any]:
+def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """The optional end-of-round fields present in the record, type-checked."""
+    spec = rules.spec
     out: dict[str, Any] = {}
-    if "weis" in obj:
+    if spec.bidding == "contract" and "weis" in obj:
         weis = obj["weis"]
         if not isinstance(weis, list):
             raise _Malformed(f"weis must be a list of {{\"player\", \"cards\", \"points\"}}, "
@@ -517,21 +600,24 @@ def _parse_outcome(obj: dict[str, Any]) -> dict[str, Any]:
         for w in weis:
             if not isinstance(w, dict) or any(k not in w for k in ("player", "cards", "points")):
                 raise _Malformed(f"a Weis is an object {{\"player\", \"cards\", \"points\"}}, got {_kind(w)}")
-            _player(w["player"], "the player of a Weis")
+            _player(w["player"], "the player of a Weis", spec.players)
             _card_set(w["cards"], "the cards of a Weis")
             _int(w["points"], "the points of a Weis")
         out["weis"] = weis
-    if "stoeck" in obj:
+    if spec.bidding == "contract" and "stoeck" in obj:
         if obj["stoeck"] is not None:
-            _player(obj["stoeck"], "stoeck")
+            _player(obj["stoeck"], "stoeck", spec.players)
         out["stoeck"] = obj["stoeck"]
-    for key in ("points", "score"):
+    per_side = ("points", "score") if spec.bidding == "contract" else ("points", "penalties")
+    side_names = "[team0, team1]" if spec.sides == 2 else "one per player"
+    for key in per_side:
         if key in obj:
             v = obj[key]
-            if not isinstance(v, list) or len(v) != 2 or not all(_is_int(x) for x in v):
-                raise _Malformed(f"{key} must be a list of 2 integers [team0, team1], got {_kind(v)}")
+            if not isinstance(v, list) or len(v) != spec.sides or not all(_is_int(x) for x in v):
+                raise _Malformed(f"{key} must be a list of {spec.sides} integers {side_names}, "
+                                 f"got {_kind(v)}")
             out[key] = v
-    if "match_team" in obj:
+    if spec.bidding == "contract" and "match_team" in obj:
         v = obj["match_team"]
         if v is not None and (not _is_int(v) or v not in (0, 1)):
             raise _Malformed(f"match_team must be a team 0 or 1, or null, got {_kind(v)}")
@@ -542,7 +628,7 @@ def _parse_outcome(obj: dict[str, Any]) -> dict[str, Any]:
 # -------------------------------------------------------------------------------------- replay
 def _replay(rec: _Record, report: Callable[..., None]) -> None:
     """Stage 2: replay a well-formed record with the engine and report every disagreement."""
-    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.pushed, rec.contract)
+    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.bidding, rec.trump_card, rec.trump)
     for t, trick in enumerate(rec.tricks, 1):
         if trick.leader != r.leader:
             report(f"play out of turn: leader: record says player {trick.leader}, engine computes "
