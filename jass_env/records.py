@@ -461,17 +461,18 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
     hands = _parse_hands(obj["hands"], n, spec.hand_size)
     trump_card = trump = None
     if spec.bidding == "contract":
-        bidding, first_leader = _parse_contract(obj, rules, forehand)
+        bidding = _parse_contract(obj, rules, forehand)
     else:
         bidding = _parse_predictions(obj["predictions"], n, forehand)
         trump_card, trump = _parse_trump(obj, rules, hands, dealer)
-        first_leader = forehand
+    # who leads trick 1 is the engine's to say (forehand, or after a push maybe the declarer)
+    first_leader = _start_replay(rules, hands, dealer, bidding, trump_card, trump).leader
     tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks)
     return _Record(rules, dealer, hands, bidding, trump_card, trump, tricks, _parse_outcome(obj, rules))
 
 
-def _parse_contract(obj: dict[str, Any], rules: Rules, forehand: int) -> tuple[list[str], int]:
-    """Schieber's pushed, declarer and contract: (the bidding actions, the leader of trick 1)."""
+def _parse_contract(obj: dict[str, Any], rules: Rules, forehand: int) -> list[str]:
+    """Schieber's pushed, declarer and contract, as the bidding actions."""
     pushed = obj["pushed"]
     if not isinstance(pushed, bool):
         raise _Malformed(f"pushed must be true or false, got {_kind(pushed)}")
@@ -489,8 +490,7 @@ def _parse_contract(obj: dict[str, Any], rules: Rules, forehand: int) -> tuple[l
     if contract not in rules.contracts:
         raise _Malformed(f"contract {contract!r} is not allowed by rules {rules.name!r}; allowed: "
                          f"{', '.join(rules.contracts)}")
-    first_leader = declarer if pushed and rules.leader_after_push == "declarer" else forehand
-    return (["push"] if pushed else []) + [contract], first_leader
+    return (["push"] if pushed else []) + [contract]
 
 
 def _parse_predictions(value: Any, n: int, forehand: int) -> list[str]:
