@@ -216,7 +216,7 @@ def trick_winner(contract: str, cards: list[str]) -> int:
     """Play the four cards as the last trick (leader = player 0) and return its winner."""
     r = position(contract, [cards[3]], cards[:3])
     r.step(cards[3])
-    return int(r.state[core.S_TRICK_WINNER + 8])
+    return core.StateView(r.state, r.rp).trick_winner(8)
 
 
 @pytest.mark.nojit_sample
