@@ -37,8 +37,16 @@ import numpy as np
 from numba import njit
 
 from jass_env import core
-from jass_env.kernel import SUIT_MASK, card_strength, legal_cards, popcount, trick_winner_position
-from jass_env.rules import RP_PUUR_EXCEPTION, RP_VALUES, Rules, make_rules
+from jass_env.kernel import (
+    ALL_CARDS,
+    SUIT_MASK,
+    card_strength,
+    legal_cards,
+    popcount,
+    possible_holding,
+    trick_winner_position,
+)
+from jass_env.rules import RP_VALUES, Rules, make_rules
 
 from .base import Agent
 from .view import (
@@ -58,9 +66,7 @@ from .view import (
     decode_view,
 )
 
-ALL_CARDS = (1 << 36) - 1
 PUSH_THRESHOLD = 68
-JACK = 3
 
 #: Graf's per-card values by rank offset (A K Q J 10 9 8 7 6)
 GRAF_TRUMP = np.array([15, 10, 7, 25, 6, 19, 5, 5, 5], dtype=np.int64)
@@ -158,21 +164,14 @@ def possible_cards(p: int, unseen: int, voids: np.ndarray, known: np.ndarray, co
     """Cards seat ``p`` may hold: unseen cards minus its void suits and others' known cards.
 
     ``unseen`` = cards not played and not in the observer's hand; ``voids[q]`` bit s = q is void in
-    suit s (for the trump suit with the Puur exception: except maybe the Puur); ``known[q]`` =
-    cards known to be in q's hand (public Weis cards not yet played).
+    suit s (what a void allows: :func:`jass_env.kernel.possible_holding`); ``known[q]`` = cards
+    known to be in q's hand (public Weis cards not yet played).
     """
     others = np.int64(0)
     for q in range(4):
         if q != p:
             others |= known[q]
-    m = unseen & ~others
-    v = voids[p]
-    for s in range(4):
-        if (v >> s) & 1:
-            keep = np.int64(0)
-            if s == contract and rp[RP_PUUR_EXCEPTION]:
-                keep = np.int64(1) << (9 * s + JACK)
-            m &= ~(SUIT_MASK[s] & ~keep)
+    m = unseen & ~others & possible_holding(voids[p], contract, rp)
     return m | (known[p] & unseen)
 
 

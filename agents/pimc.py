@@ -7,13 +7,14 @@ For a card decision with more than one legal card:
    public Weis cards that are not yet played stay with it; a seat shown void in a suit gets none
    of it (a trump void still allows the Puur under the Puur exception). Cards are assigned by
    constrained sequential assignment (most constrained cards first, each to a random allowed seat
-   weighted by its free slots); a dead end restarts, and after :data:`MAX_TRIES` restarts the void
-   constraints are dropped, so sampling never hangs.
-2. **Evaluate** each legal card in every world: build a core state array for the world (seats
-   relative to the searcher, who is player 0), apply the card with :func:`jass_env.core.apply_action`
-   and play the round out with the rollout policy: the compiled heuristic
-   (:func:`agents.heuristic.heuristic_card`, each player using only its own hand of the world plus
-   public information) or uniformly random legal cards.
+   weighted by its free slots; what a void allows: :func:`jass_env.kernel.possible_holding`); a
+   dead end restarts, and after :data:`MAX_TRIES` restarts the void constraints are dropped, so
+   sampling never hangs.
+2. **Evaluate** each legal card in every world: build the world's state with
+   :func:`jass_env.core.set_play_position` (seats relative to the searcher, who is player 0),
+   apply the card with :func:`jass_env.core.apply_action` and play the round out with the rollout
+   policy: the compiled heuristic (:func:`agents.heuristic.heuristic_card`, each player using only
+   its own hand of the world plus public information) or uniformly random legal cards.
 3. **Pick** the card with the best mean of (own team − opponents) final round score over the
    worlds. The world's score counts the remaining card points, the last-trick 5 and the Match
    bonus, with the contract multiplier; Weis and Stöck are left out because no card choice changes
@@ -32,12 +33,12 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from jass_env import core
-from jass_env.kernel import SUIT_MASK, legal_cards, popcount
-from jass_env.rules import RP_MULT, RP_PUUR_EXCEPTION, Rules, make_rules
+from jass_env import core, kernel
+from jass_env.kernel import ALL_CARDS, PHASE_PLAY, legal_cards, popcount, possible_holding
+from jass_env.rules import Rules, make_rules
 
 from .base import Agent
-from .heuristic import ALL_CARDS, check_action, heuristic_action, heuristic_card
+from .heuristic import check_action, heuristic_action, heuristic_card
 from .view import (
     V_CONTRACT,
     V_DECLARER,
@@ -59,7 +60,8 @@ from .view import (
 
 ROLLOUTS = ("heuristic", "random")
 MAX_TRIES = 50
-JACK = 3
+#: length of an engine state array (the worlds' buffers)
+STATE_SIZE = core.state_size()
 
 
 @njit(cache=True)
@@ -68,19 +70,6 @@ def _next_rand(rng: np.ndarray, n: int) -> int:
     x = core.xorshift32(rng[0])
     rng[0] = x
     return x % n
-
-
-@njit(cache=True)
-def allowed_cards(voids: int, contract: int, rp: np.ndarray) -> int:
-    """Cards a seat with the given void bits may hold (all cards outside its void suits)."""
-    m = np.int64(ALL_CARDS)
-    for s in range(4):
-        if (voids >> s) & 1:
-            keep = np.int64(0)
-            if s == contract and rp[RP_PUUR_EXCEPTION]:
-                keep = np.int64(1) << (9 * s + JACK)
-            m &= ~(SUIT_MASK[s] & ~keep)
-    return m
 
 
 @njit(cache=True)
@@ -103,7 +92,7 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
         free &= ~known[r]
     for r in range(1, 4):
         need[r] = 9 - popcount(v[V_PLAYED + r]) - popcount(known[r])
-        allowed[r] = allowed_cards(v[V_VOIDS + r], contract, rp)
+        allowed[r] = possible_holding(v[V_VOIDS + r], contract, rp)
     nfree = popcount(free)
     cards = np.empty(nfree, dtype=np.int64)
     order = np.empty(nfree, dtype=np.int64)
@@ -169,85 +158,51 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
 
 @njit(cache=True)
 def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.ndarray) -> None:
-    """A core state array (S_SIZE) for a sampled world, players = relative seats (I am player 0).
+    """Write into ``st`` (an engine state array) the sampled world: the seat view ``v`` with the
+    hands ``hands`` (int64[4]), players = relative seats (I am player 0, to move).
 
-    Weis and Stöck are left out (fixed by the deal, so they never change a card choice). Tricks
-    won per team are reconstructed from the card points for the Match bonus: a team with 0 points
-    is taken to have won no trick.
+    Built by :func:`jass_env.core.set_play_position` (Weis and Stöck left out: fixed by the deal,
+    they never change a card choice). Tricks won per team are reconstructed from the card points
+    for the Match bonus: a team with 0 points is taken to have won no trick.
     """
-    for i in range(core.S_SIZE):
-        st[i] = 0
-    played_all = np.int64(0)
-    for r in range(4):
-        st[core.S_HANDS + r] = hands[r]
-        st[core.S_PLAYED + r] = v[V_PLAYED + r]
-        st[core.S_DEALT + r] = hands[r] | v[V_PLAYED + r]
-        st[core.S_VOIDS + r] = v[V_VOIDS + r]
-        st[core.S_WEIS_CARDS + r] = v[V_WEIS + r]
-        st[core.S_TRICK + r] = v[V_TRICK + r]
-        st[core.S_PLAYER_WEIS + r] = 0
-        played_all |= v[V_PLAYED + r]
-    contract = v[V_CONTRACT]
-    trick_no = v[V_TRICK_NO]
-    st[core.S_FOREHAND] = v[V_FOREHAND]
-    st[core.S_DEALER] = (v[V_FOREHAND] + 3) % 4
-    st[core.S_PHASE] = core.PHASE_PLAY
-    st[core.S_PUSHED] = v[V_PUSHED]
-    st[core.S_DECLARER] = v[V_DECLARER]
-    st[core.S_CONTRACT] = contract
-    st[core.S_TO_MOVE] = 0
-    st[core.S_TRICK_NO] = trick_no
-    st[core.S_LEADER] = v[V_LEADER]
-    st[core.S_N_IN_TRICK] = v[V_N_TRICK]
     own = v[V_POINTS]
     opp = v[V_POINTS + 1]
-    st[core.S_POINTS] = own
-    st[core.S_POINTS + 1] = opp
+    trick_no = v[V_TRICK_NO]
+    tricks_won = np.zeros(2, dtype=np.int64)
     if opp == 0:
-        st[core.S_TRICKS_WON] = trick_no
+        tricks_won[0] = trick_no
     elif own == 0:
-        st[core.S_TRICKS_WON + 1] = trick_no
+        tricks_won[1] = trick_no
     else:
-        st[core.S_TRICKS_WON] = 1
-        st[core.S_TRICKS_WON + 1] = trick_no - 1
-    mult = rp[RP_MULT + contract]
-    st[core.S_SCORE] = own * mult
-    st[core.S_SCORE + 1] = opp * mult
-    st[core.S_WEIS_TEAM] = -1
-    st[core.S_STOECK_PLAYER] = -1
-    st[core.S_MATCH_TEAM] = -1
-    st[core.S_MATCH] = 0
-    st[core.S_MATCH_WINNER] = -1
-    st[core.S_BERG_TEAM] = -1
-    st[core.S_RNG] = 1
-    for i in range(36):
-        st[core.S_PLAYS + i] = -1
-    for i in range(9):
-        st[core.S_TRICK_WINNER + i] = -1
-        st[core.S_TRICK_POINTS + i] = -1
-    core.sync_trick_winner(st)
+        tricks_won[0] = 1
+        tricks_won[1] = trick_no - 1
+    core.set_play_position(st, hands, v[V_PLAYED:V_PLAYED + 4], v[V_VOIDS:V_VOIDS + 4],
+                           v[V_WEIS:V_WEIS + 4], v[V_TRICK:V_TRICK + 4], v[V_N_TRICK], v[V_LEADER],
+                           v[V_FOREHAND], v[V_PUSHED], v[V_DECLARER], v[V_CONTRACT], trick_no,
+                           v[V_POINTS:V_POINTS + 2], tricks_won, 0, rp)
 
 
 @njit(cache=True)
 def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known: np.ndarray) -> int:
     """Play the world ``st`` to the end (policy 0 heuristic, 1 random); return team 0 − team 1."""
-    contract = st[core.S_CONTRACT]
-    while st[core.S_PHASE] == core.PHASE_PLAY:
-        p = st[core.S_TO_MOVE]
-        hand = st[core.S_HANDS + p]
-        n = st[core.S_N_IN_TRICK]
-        trick = st[core.S_TRICK:core.S_TRICK + 4]
+    contract = kernel.contract(st)
+    while kernel.phase(st) == PHASE_PLAY:
+        p = kernel.to_move(st)
+        hand = kernel.hand_of(st, p)
+        n = kernel.cards_in_trick(st)
+        trick = kernel.current_trick(st)
         if policy == 0:
-            played = st[core.S_PLAYED] | st[core.S_PLAYED + 1] | st[core.S_PLAYED + 2] | st[core.S_PLAYED + 3]
+            played = (kernel.played_by(st, 0) | kernel.played_by(st, 1) | kernel.played_by(st, 2)
+                      | kernel.played_by(st, 3))
             for q in range(4):
-                known[q] = st[core.S_WEIS_CARDS + q] & ~played if st[core.S_TRICK_NO] >= 1 else 0
-            card = heuristic_card(hand, played, trick, n, p, st[core.S_LEADER], contract,
-                                  st[core.S_DECLARER], st[core.S_VOIDS:core.S_VOIDS + 4], known, rp, 0)
+                known[q] = kernel.weis_cards_of(st, q) & ~played if kernel.trick_number(st) >= 1 else 0
+            card = heuristic_card(hand, played, trick, n, p, kernel.leader(st), contract,
+                                  kernel.declarer(st), kernel.voids(st), known, rp, 0)
         else:
             legal = legal_cards(hand, trick, n, contract, rp)
             card = core.nth_bit(legal, _next_rand(rng, popcount(legal)))
         core.apply_action(st, card, rp)
-    return st[core.S_SCORE] - st[core.S_SCORE + 1]
+    return kernel.score_of(st, 0) - kernel.score_of(st, 1)
 
 
 @njit(cache=True)
@@ -256,8 +211,8 @@ def pimc_worlds(v: np.ndarray, rp: np.ndarray, n_worlds: int, policy: int, rng: 
     """Add, for ``n_worlds`` sampled worlds, each legal card's rollout result to ``sums[card]``."""
     legal = v[V_LEGAL] & ALL_CARDS
     hands = np.zeros(4, dtype=np.int64)
-    world = np.zeros(core.S_SIZE, dtype=np.int64)
-    st = np.zeros(core.S_SIZE, dtype=np.int64)
+    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
     known = np.zeros(4, dtype=np.int64)
     for _ in range(n_worlds):
         sample_world(v, rp, rng, hands)
@@ -334,4 +289,4 @@ class PIMCAgent(Agent):
         return check_action(int(best_card(v, sums)), legal)
 
 
-__all__ = ["PIMCAgent", "sample_world", "build_world_state", "rollout", "pimc_worlds", "allowed_cards"]
+__all__ = ["PIMCAgent", "sample_world", "build_world_state", "rollout", "pimc_worlds"]

@@ -258,12 +258,12 @@ class Session:
     def observation(self, st: np.ndarray) -> dict[str, np.ndarray]:
         obs = np.zeros(OBS_DIM, dtype=np.float32)
         mask = np.zeros(43, dtype=np.int8)
-        encode_observation(st, int(st[core.S_TO_MOVE]), self.rules.params, obs)
+        encode_observation(st, core.StateView(st, self.rules.params).to_move, self.rules.params, obs)
         encode_action_mask(st, self.rules.params, mask)
         return {"observation": obs, "action_mask": mask}
 
     def agent_action(self, st: np.ndarray) -> int:
-        p = int(st[core.S_TO_MOVE])
+        p = core.StateView(st, self.rules.params).to_move
         agent = self.agents[p]
         obs = self.observation(st)
         try:
@@ -278,9 +278,10 @@ class Session:
 
     def human_action(self, rnd: Round) -> int:
         st = rnd.state
-        contract_phase = int(st[core.S_PHASE]) == core.PHASE_CONTRACT
+        view = core.StateView(st, self.rules.params)
+        contract_phase = view.phase == core.PHASE_CONTRACT
         options = [int(a) for a in rnd.legal_actions()]
-        hand = int(st[core.S_HANDS + self.seat])
+        hand = view.hands[self.seat]
         self.term.say()
         self.term.say(self.annotate(render_table(st, self.rules, show_hands=self.seat)))
         if not contract_phase and rnd.trick_number == 0:
@@ -354,7 +355,7 @@ class Session:
         while True:
             rnd = game.round if isinstance(game, Match) else game
             st = rnd.state
-            round_no = int(st[core.S_ROUND_NO]) if match else 0
+            round_no = core.StateView(st, self.rules.params).rounds_done if match else 0
             if round_no != current:
                 current = round_no
                 self.reset_agents(round_no)

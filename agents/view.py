@@ -41,6 +41,7 @@ from numba import njit
 
 from jass_env.cards import CONTRACTS, N_ACTIONS
 from jass_env.observation import OBS_DIM, SLICES
+from jass_env.spec import ROUND_POINTS
 
 # observation offsets, taken from the one table in jass_env.observation
 _O_HAND = SLICES["hand"].start
@@ -56,6 +57,8 @@ _O_FOREHAND = SLICES["forehand"].start
 _O_LEADER = SLICES["leader"].start
 _O_TRICK_NO = SLICES["trick_number"].start
 _O_POINTS = SLICES["card_points"].start
+#: the observation's card points are divided by a round's card points
+_POINTS_SCALE = float(ROUND_POINTS)
 
 # compact view layout
 V_HAND = 0
@@ -115,8 +118,8 @@ def decode_view(obs: np.ndarray, action_mask: np.ndarray, out: np.ndarray) -> No
     leader = _one_hot(obs, _O_LEADER, 4)
     out[V_LEADER] = leader
     out[V_TRICK_NO] = _one_hot(obs, _O_TRICK_NO, 9)
-    out[V_POINTS] = np.int64(np.round(obs[_O_POINTS] * 157.0))
-    out[V_POINTS + 1] = np.int64(np.round(obs[_O_POINTS + 1] * 157.0))
+    out[V_POINTS] = np.int64(np.round(obs[_O_POINTS] * _POINTS_SCALE))
+    out[V_POINTS + 1] = np.int64(np.round(obs[_O_POINTS + 1] * _POINTS_SCALE))
     # current trick: the seats from the leader on, as long as each has a card on the table
     for i in range(4):
         out[V_TRICK + i] = -1

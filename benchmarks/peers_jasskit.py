@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+from jass_env.spec import ROUND_POINTS
+
 __all__ = ["jasskit_available", "jasskit_rounds_per_s"]
 
 
@@ -75,9 +77,9 @@ def jasskit_rounds_per_s(seconds: float = 3.0, seed: int = 0) -> float:
             k += 1
 
         # Read the score from the state (card points incl. last-trick 5 sum to 157).
-        if int(state.points[0]) + int(state.points[1]) != 157:
+        if int(state.points[0]) + int(state.points[1]) != ROUND_POINTS:
             raise AssertionError(
-                f"jass-kit round scored {state.points}, expected 157 in total"
+                f"jass-kit round scored {state.points}, expected {ROUND_POINTS} in total"
             )
         rounds += 1
         now = time.perf_counter()

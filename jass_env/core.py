@@ -590,3 +590,13 @@ __all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match",
            "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
            "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",
            "PHASE_OVER", "S_SIZE", "side_of"]
+
+
+def set_match_scores(st: np.ndarray, scores: list[int] | tuple[int, ...], rp: np.ndarray) -> None:
+    """Set a match's running totals, one per side (``scores``): resume a match from a known score
+    (a match continued, a test played near the target). Raises ValueError on a wrong count."""
+    sides = int(n_sides(rp))
+    if len(scores) != sides:
+        raise ValueError(f"set_match_scores needs one score per side ({sides}), got {list(scores)!r}")
+    for s in range(sides):
+        st[S_MATCH_SCORE + s] = int(scores[s])

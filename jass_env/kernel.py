@@ -624,3 +624,22 @@ def seed_generator(st: np.ndarray, rng_state: int) -> None:
 @njit(cache=True, error_model="numpy", inline="always")
 def generator_state(st: np.ndarray) -> int:
     return st[S_RNG]
+
+
+# ---------------------------------------------------------------------------------- card counting
+ALL_CARDS = (np.int64(1) << N_CARDS) - 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
+    """The cards a player whose public voids are ``voids`` (bit s = shown void in suit s, as in
+    :func:`voids_of`) may still hold: every card outside those suits, and, where the trump suit is
+    a void under the Puur exception, the Puur (he may not have had to follow trumps with it)."""
+    m = ALL_CARDS
+    for s in range(N_SUITS):
+        if (voids >> s) & 1:
+            keep = np.int64(0)
+            if s == contract and rp[RP_PUUR_EXCEPTION]:
+                keep = np.int64(1) << (9 * s + JACK)
+            m &= ~(SUIT_MASK[s] & ~keep)
+    return m

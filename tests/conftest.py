@@ -112,7 +112,7 @@ def new_round(partial: Mapping[int, Sequence[str]], contract: str | None = None,
 
 def position(contract: str, hand: Sequence[str], trick: Sequence[str] = (), *,
              rules: str | Rules = "schieber", leader: int = 0,
-             others: Mapping[int, Sequence[str]] | None = None) -> Round:
+             others: Mapping[int, Sequence[str]] | None = None, declarer: int | None = None) -> Round:
     """A Round in the play phase, in the middle of a trick.
 
     ``trick`` lists the cards on the table, played by ``leader``, leader + 1, ...; the player to
@@ -123,7 +123,7 @@ def position(contract: str, hand: Sequence[str], trick: Sequence[str] = (), *,
     position may contain any cards), which keeps the engine's own trick bookkeeping. Earlier
     tricks are not recorded (points and tricks start at 0), so the round's points and tricks
     afterwards are those of the current trick and later ones. No Weis and no Stöck are set up
-    (see :func:`new_round` for full rounds).
+    (see :func:`new_round` for full rounds). ``declarer`` named the contract (default: ``leader``).
     """
     r_rules = make_rules(rules)
     rp = r_rules.params
@@ -151,19 +151,16 @@ def position(contract: str, hand: Sequence[str], trick: Sequence[str] = (), *,
             if pos < n:
                 cards.append(trick[pos])      # the card he is about to play into the trick
         hands[p] = mask_of(cards)
-    st = np.zeros(core.S_SIZE, dtype=np.int64)
-    st[core.S_RNG] = 1
-    core.reset_match(st, False)
-    core.start_round(st, hands, (leader - 1) % 4, rp)
-    st[core.S_PHASE] = core.PHASE_PLAY
-    st[core.S_CONTRACT] = CONTRACTS.index(contract)
-    st[core.S_DECLARER] = leader
-    st[core.S_TRICK_NO] = t
-    st[core.S_LEADER] = leader
-    st[core.S_TO_MOVE] = leader
+    st = core.new_state()
+    none = np.zeros(4, dtype=np.int64)          # nothing played, no voids, no Weis cards yet
+    no_trick = np.full(4, -1, dtype=np.int64)
+    sides = np.zeros(2, dtype=np.int64)         # no points, no tricks won
+    core.set_play_position(st, hands, none, none, none, no_trick, 0, leader, leader, 0,
+                           leader if declarer is None else declarer, CONTRACTS.index(contract), t,
+                           sides, sides, leader, rp)
     for c in trick:
         core.apply_action(st, card_id(c), rp)
-    assert st[core.S_TO_MOVE] == mover
+    assert core.StateView(st, rp).to_move == mover
     return Round(r_rules, state=st)
 
 

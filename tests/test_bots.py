@@ -142,8 +142,8 @@ def test_seat_view_matches_the_round() -> None:
     assert v.card_points == (r.points[me % 2], r.points[1 - me % 2])
     for rel in range(4):
         p = (me + rel) % 4
-        assert v.played[rel] == int(r.state[core.S_PLAYED + p])
-        assert v.voids[rel] == int(r.state[core.S_VOIDS + p])
+        assert v.played[rel] == core.StateView(r.state, r.rp).played[p]
+        assert v.voids[rel] == core.StateView(r.state, r.rp).voids[p]
         assert v.hand_size(rel) == len(r.hand(p))
     assert v.legal_actions() == list(r.legal_actions())
     assert v.unseen == sum(mask_of(r.hand(p)) for p in range(4) if p != me)
@@ -228,8 +228,7 @@ def test_heuristic_pulls_trumps_when_its_team_declared() -> None:
     hand = ["H9", "H7", "H6", "SA", "SK", "D6", "D7", "C8", "C9"]
     assert _act(position("H", hand, [], leader=0)) == "H6"
     # opponents declared: lead the side-suit Bock instead
-    r = position("H", ["HJ", "H9", "HA", "SA", "SK", "D6", "D7", "C8", "C9"], [], leader=0)
-    r.state[core.S_DECLARER] = 1
+    r = position("H", ["HJ", "H9", "HA", "SA", "SK", "D6", "D7", "C8", "C9"], [], leader=0, declarer=1)
     assert _act(r) == "SA"
 
 
@@ -381,14 +380,17 @@ def test_a_world_built_from_the_true_hands_finishes_the_trick_as_the_engine_does
             r.step(int(r.legal_actions()[0]))
         me = r.to_move
         v = decode(obs_for(r))
-        hands = np.array([r.state[core.S_HANDS + (me + k) % 4] for k in range(4)], dtype=np.int64)
-        world = np.zeros(core.S_SIZE, dtype=np.int64)
+        held = core.StateView(r.state, r.rp).hands
+        hands = np.array([held[(me + k) % 4] for k in range(4)], dtype=np.int64)
+        world = core.new_state()
         build_world_state(v, hands, r.rp, world)
         live = r.state.copy()
-        while live[core.S_N_IN_TRICK] != 0:
+        while core.StateView(live, r.rp).cards_in_trick != 0:
             a = int(core.legal_actions(live, r.rp)[0])
             card_index = core.legal_actions(world, r.rp).tolist().index(a)
             core.apply_action(live, a, r.rp)
             core.apply_action(world, int(core.legal_actions(world, r.rp)[card_index]), r.rp)
-        t = int(live[core.S_TRICK_NO]) - 1
-        assert (world[core.S_TRICK_WINNER + t] - live[core.S_TRICK_WINNER + t]) % 4 == (-me) % 4
+        t = core.StateView(live, r.rp).trick_number - 1
+        world_winner = core.StateView(world, r.rp).trick_winner(t)
+        live_winner = core.StateView(live, r.rp).trick_winner(t)
+        assert (world_winner - live_winner) % 4 == (-me) % 4

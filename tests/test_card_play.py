@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from conftest import legal, legal_core, position
 
-from jass_env import IllegalActionError, Round, core, make_rules
-from jass_env.cards import CONTRACTS, card_name
+from jass_env import IllegalActionError, Round, core, kernel, make_rules
+from jass_env.cards import CONTRACTS, card_id, card_name
 
 # ------------------------------------------------------------------------------------ §2.3 rule 1
 
@@ -76,6 +76,29 @@ def test_puur_exception_has_no_effect_on_a_plain_lead_in_schieber():
     """§5: the Puur exception is "trump-lead form only"; on a plain lead the Puur is a trump like
     any other: schieber lets a player holding the led suit trump, so the Puur may be played."""
     assert legal("H", ["SA", "HJ", "C6"], ["S6"]) == {"SA", "HJ"}
+
+
+def test_a_discard_on_a_trump_lead_still_allows_the_lone_puur():
+    """What a shown void tells (``kernel.possible_holding``): with the Puur exception a player who
+    does not follow a trump lead may still hold the Puur (here he does); every other trump is out."""
+    r = position("H", ["HJ", "C6"], ["H7"], leader=1)
+    me = r.to_move
+    r.step("C6")
+    voids = kernel.voids_of(r.state, me)
+    assert voids == 1 << CONTRACTS.index("H")
+    allowed = kernel.possible_holding(voids, CONTRACTS.index("H"), r.rp)
+    assert [card_name(c) for c in range(36) if allowed >> c & 1 and card_name(c)[0] == "H"] == ["HJ"]
+    assert allowed >> card_id("HJ") & 1 and r.hand(me) == ["HJ"]
+
+
+def test_without_puur_exception_a_trump_void_allows_no_trump_and_a_plain_void_no_card_of_it():
+    rules = make_rules("schieber", puur_exception=False)
+    hearts, spades = CONTRACTS.index("H"), CONTRACTS.index("S")
+    allowed = kernel.possible_holding(1 << hearts | 1 << spades, hearts, rules.params)
+    assert {card_name(c)[0] for c in range(36) if allowed >> c & 1} == {"D", "C"}
+    # a plain-suit void excludes the whole suit, the Jack too, also with the exception
+    allowed = kernel.possible_holding(1 << spades, hearts, make_rules("schieber").params)
+    assert {card_name(c)[0] for c in range(36) if allowed >> c & 1} == {"D", "H", "C"}
 
 
 @pytest.mark.nojit_sample
@@ -216,7 +239,7 @@ def trick_winner(contract: str, cards: list[str]) -> int:
     """Play the four cards as the last trick (leader = player 0) and return its winner."""
     r = position(contract, [cards[3]], cards[:3])
     r.step(cards[3])
-    return int(r.state[core.S_TRICK_WINNER + 8])
+    return core.StateView(r.state, r.rp).trick_winner(8)
 
 
 @pytest.mark.nojit_sample

@@ -3,8 +3,8 @@
 forehand; the Ausmachregel Stöck - Weis - tricks; Bergpreis).
 
 Matches from chosen hands: ``match_from`` builds a :class:`jass_env.Match`, replaces its first deal
-with chosen hands (``core.start_round`` keeps the match fields) and sets the match scores through
-``state[core.S_MATCH_SCORE]``, so a round can be played near the target.
+with chosen hands (``core.start_round`` keeps the match fields) and sets the match scores with
+``core.set_match_scores``, so a round can be played near the target.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ def match_from(rules, partial: Mapping[int, Sequence[str]], *, dealer: int = 3,
     m = Match(rules, seed=0)
     hands = np.array([mask_of(h) for h in deal(partial)], dtype=np.int64)
     core.start_round(m.state, hands, dealer, m.rules.params)
-    m.state[core.S_MATCH_SCORE] = scores[0]
-    m.state[core.S_MATCH_SCORE + 1] = scores[1]
+    core.set_match_scores(m.state, scores, m.rules.params)
     return m
 
 
@@ -182,7 +181,7 @@ def test_seed_nl_exact_tie_plays_one_more_round():
     assert m.scores == [1050, 1050]
     assert m.winner is None and len(m.finished_rounds) == 1
     assert m.round.phase == "contract" and m.round.dealer == 0
-    assert int(m.state[core.S_ROUND_NO]) == 1
+    assert core.StateView(m.state, m.rules.params).rounds_done == 1
 
 
 def test_round_end_finish_switch_on_top_of_schieber():

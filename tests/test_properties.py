@@ -168,7 +168,8 @@ def check_round(r: Round) -> None:
     contract = r.contract
     tricks = r.tricks
     # every card is played once, each by the player who was dealt it
-    plays = [int(c) for c in r.state[core.S_PLAYS:core.S_PLAYS + 36]]
+    view = core.StateView(r.state, r.rp)
+    plays = [c for t in range(9) for c in view.trick_cards(t)]
     assert sorted(plays) == list(range(36))
     for p in range(4):
         assert sorted(c for t in tricks for q, c in t["plays"] if q == p) == sorted(r.dealt_hand(p))

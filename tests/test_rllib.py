@@ -57,8 +57,8 @@ def test_env_wrapper_keys_turns_and_zero_sum_returns() -> None:
     for seed in range(3):
         returns, steps = _play_round(env, seed, lambda o: int(rng.choice(_legal(o))))
         assert steps in (37, 38)                      # contract (maybe after a push) + 36 cards
-        st = env.aec.core_state
-        diff = (st[core.S_SCORE] - st[core.S_SCORE + 1]) / 157.0
+        score = core.StateView(env.aec.core_state, env.aec.rules.params).score
+        diff = (score[0] - score[1]) / 157.0
         assert returns["player_0"] == pytest.approx(diff) == pytest.approx(returns["player_2"])
         assert returns["player_1"] == pytest.approx(-diff) == pytest.approx(returns["player_3"])
 
@@ -68,8 +68,8 @@ def test_env_wrapper_tricks_reward_sums_to_points_and_is_reproducible() -> None:
     first = _play_round(env, 7, lambda o: int(_legal(o)[0]))
     again = _play_round(env, 7, lambda o: int(_legal(o)[0]))
     assert first == again
-    st = env.aec.core_state
-    assert first[0]["player_0"] == pytest.approx((st[core.S_SCORE] - st[core.S_SCORE + 1]) / 157.0)
+    score = core.StateView(env.aec.core_state, env.aec.rules.params).score
+    assert first[0]["player_0"] == pytest.approx((score[0] - score[1]) / 157.0)
 
 
 def test_env_wrapper_errors_are_clear() -> None:

@@ -50,7 +50,8 @@ def trick_points(contract: str, cards: list[str], rules="schieber", last: bool =
     r = position(contract, hand, cards[:3], rules=rules)
     r.step(cards[3])
     t = 8 if last else 7
-    return int(r.state[core.S_TRICK_WINNER + t]), int(r.state[core.S_TRICK_POINTS + t])
+    view = core.StateView(r.state, r.rp)
+    return view.trick_winner(t), view.trick_points(t)
 
 
 @pytest.mark.nojit_sample

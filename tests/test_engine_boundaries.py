@@ -1,0 +1,144 @@
+"""The engine's boundaries (issue 12): what the engine and the environments may import, and that
+nothing outside the engine reads a state array by its raw offsets.
+
+* The engine (the game specs, rules, trick kernel, the games' rules, the compiled entry points,
+  Round/Match, cards, records, observations) imports no RL library, no torch and no agent.
+* The environments (PettingZoo, Gymnasium wrapper, batched env, observations, rewards,
+  rendering) import no agent: bots sit on top of the environments, never under them.
+* Outside the engine, a state array is read through the kernel's accessors (compiled code) or
+  ``core.StateView`` (Python) and built with core functions, never indexed with the kernel's
+  ``S_*`` offsets.
+
+The import rules are checked in a fresh interpreter whose ``sys.meta_path`` refuses (and records)
+every import of a blocked package, so even an ``import`` inside ``try``/``except ImportError``
+shows up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jass_env import kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+OBSERVATION_MODULES = sorted(f"jass_env.{p.stem}" for p in (ROOT / "jass_env").glob("observation*.py"))
+
+#: the engine: the game specs, rules, the trick kernel, each game's rules, the entry points, the
+#: checked Round/Match API, cards and records (plus the observation encoding)
+ENGINE_MODULES = ["jass_env.spec", "jass_env.rules", "jass_env.kernel", "jass_env.schieber",
+                  "jass_env.differenzler", "jass_env.core", "jass_env.game", "jass_env.cards",
+                  "jass_env.records", *OBSERVATION_MODULES]
+#: the environments built on the engine
+ENVIRONMENT_MODULES = ["jass_env.aec", "jass_env.vector", "jass_env.wrappers", *OBSERVATION_MODULES,
+                       "jass_env.rewards", "jass_env.render"]
+#: RL libraries, the deep-learning library and the bots
+RL_AND_AGENTS = ["torch", "gymnasium", "pettingzoo", "ray", "stable_baselines3", "sb3_contrib",
+                 "tianshou", "agents"]
+
+_BLOCKED_IMPORT = """
+import importlib, importlib.abc, json, sys
+blocked = set(sys.argv[1].split(","))
+attempts, failures = [], {}
+
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in blocked:
+            attempts.append(name)
+            raise ModuleNotFoundError(f"blocked by the test: {name}")
+        return None
+
+sys.meta_path.insert(0, Refuse())
+for module in sys.argv[2].split(","):
+    try:
+        importlib.import_module(module)
+    except Exception as e:
+        failures[module] = repr(e)
+print(json.dumps({"attempted": sorted(set(attempts)), "failed": failures}))
+"""
+
+
+def blocked_import(modules: list[str], blocked: list[str]) -> dict:
+    """Import ``modules`` in a fresh interpreter that refuses the ``blocked`` packages.
+
+    Returns ``{"attempted": blocked modules something tried to import, "failed": {module:
+    error}}``.
+    """
+    proc = subprocess.run([sys.executable, "-c", _BLOCKED_IMPORT, ",".join(blocked), ",".join(modules)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_the_blocker_sees_an_import_of_a_blocked_package() -> None:
+    """The check itself: a module that imports a blocked package is caught."""
+    result = blocked_import(["jass_env.aec"], ["pettingzoo"])
+    assert result["attempted"] == ["pettingzoo"] and list(result["failed"]) == ["jass_env.aec"]
+
+
+def test_the_engine_imports_no_rl_library_no_torch_and_no_agent() -> None:
+    assert blocked_import(ENGINE_MODULES, RL_AND_AGENTS) == {"attempted": [], "failed": {}}
+
+
+def test_the_environments_import_no_agent() -> None:
+    assert blocked_import(ENVIRONMENT_MODULES, ["agents"]) == {"attempted": [], "failed": {}}
+
+
+# ---------------------------------------------------------------------------------- raw offsets
+#: the kernel's state offsets (and the layout's size), taken from the kernel itself
+STATE_OFFSETS = sorted(n for n in vars(kernel) if re.fullmatch(r"S_[A-Z][A-Z_]*", n))
+_NAMES = "|".join(STATE_OFFSETS)
+#: ``core.S_HANDS``, ``kernel.S_TRICK`` (any module or alias)
+_ATTRIBUTE = re.compile(rf"\.({_NAMES})\b")
+#: ``from jass_env.core import S_HANDS``, ``from .kernel import (\n    S_PHASE, ...)``
+_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE)
+_NAME = re.compile(rf"\b({_NAMES})\b")
+
+#: consumers outside the engine that are checked now
+CONSUMERS = ["agents", "train.py", "benchmarks", "examples"]
+#: the environment modules, checked once their port to the accessors is merged; the lead adds:
+#: jass_env/aec.py, vector.py, wrappers.py, observation*.py, rewards.py, render.py, records.py,
+#: demo.py
+ENV_MODULES_PORTED: list[str] = []
+#: consumers whose port is on another branch; the lead removes each after merging it
+PORT_PENDING = {"agents/evaluate.py"}
+
+
+def raw_offsets(source: str) -> list[str]:
+    """The kernel state offsets a module's source text uses (attribute access or import)."""
+    found = _ATTRIBUTE.findall(source)
+    for names in _IMPORT.findall(source):
+        found += _NAME.findall(names)
+    return sorted(set(found))
+
+
+def consumer_files() -> list[Path]:
+    files: list[Path] = []
+    for entry in (*CONSUMERS, *ENV_MODULES_PORTED):
+        path = ROOT / entry
+        files += sorted(path.rglob("*.py")) if path.is_dir() else sorted(ROOT.glob(entry))
+    return [f for f in files if f.relative_to(ROOT).as_posix() not in PORT_PENDING]
+
+
+def test_the_offset_check_finds_offsets_where_the_engine_uses_them() -> None:
+    """The check itself: the engine's own modules index states with offsets, and both forms of
+    use are recognised."""
+    assert "S_HANDS" in STATE_OFFSETS and "S_SIZE" in STATE_OFFSETS
+    assert "S_HANDS" in raw_offsets((ROOT / "jass_env" / "core.py").read_text(encoding="utf-8"))
+    assert raw_offsets("x = st[core.S_TO_MOVE]") == ["S_TO_MOVE"]
+    assert raw_offsets("from jass_env.kernel import (\n    S_PHASE,\n    popcount,\n)\n") == ["S_PHASE"]
+    assert raw_offsets("from jass_env.observation import OBS_DIM\nn = OBS_DIM") == []
+
+
+@pytest.mark.parametrize("path", consumer_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_module_outside_the_engine_reads_a_state_by_raw_offsets(path: Path) -> None:
+    used = raw_offsets(path.read_text(encoding="utf-8"))
+    assert used == [], (f"{path.relative_to(ROOT)} uses the kernel's state offsets {used}; read a "
+                        f"state through the kernel's accessors or core.StateView")
