@@ -583,15 +583,6 @@ class StateView:
         return self._opt(S_TRICK_POINTS + t)
 
 
-__all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match", "set_play_position",
-           "legal_actions_mask", "legal_block", "is_legal", "write_legal_mask", "legal_actions",
-           "random_legal_action", "apply_action", "next_round", "start_episode", "episode_over",
-           "play_random_rounds", "first_leader", "sync_trick_winner", "legal_cards", "card_points",
-           "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
-           "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",
-           "PHASE_OVER", "S_SIZE", "side_of"]
-
-
 def set_match_scores(st: np.ndarray, scores: list[int] | tuple[int, ...], rp: np.ndarray) -> None:
     """Set a match's running totals, one per side (``scores``): resume a match from a known score
     (a match continued, a test played near the target). Raises ValueError on a wrong count."""
@@ -600,3 +591,13 @@ def set_match_scores(st: np.ndarray, scores: list[int] | tuple[int, ...], rp: np
         raise ValueError(f"set_match_scores needs one score per side ({sides}), got {list(scores)!r}")
     for s in range(sides):
         st[S_MATCH_SCORE + s] = int(scores[s])
+
+
+__all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match", "set_play_position",
+           "legal_actions_mask", "legal_block", "is_legal", "write_legal_mask", "legal_actions",
+           "random_legal_action", "apply_action", "next_round", "start_episode", "episode_over",
+           "play_random_rounds", "first_leader", "sync_trick_winner", "legal_cards", "card_points",
+           "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
+           "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",
+           "PHASE_OVER", "S_SIZE", "side_of", "set_match_scores"]
+

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from jass_env import Round, core, make_rules  # noqa: E402
 from jass_env.cards import CONTRACTS, N_CARDS, card_id, card_name, mask_of, names_of  # noqa: E402
+from jass_env.kernel import MAX_WEIS  # noqa: E402
 from jass_env.rules import Rules  # noqa: E402
 
 ALL_CARDS: tuple[str, ...] = tuple(card_name(c) for c in range(N_CARDS))
@@ -207,7 +208,7 @@ def weis_of(hand: Sequence[str], contract: str, rules: str | Rules = "schieber",
             position_: int = 0) -> list[tuple[int, list[str]]]:
     """The Weis a player declares from ``hand``: sorted [(points, card names)]."""
     rp = make_rules(rules).params
-    buf = np.zeros((8, 3), dtype=np.int64)
+    buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
     n = core.player_weis(mask_of(hand), CONTRACTS.index(contract), position_, rp, buf)
     return sorted((int(buf[i, 0]), sorted(names_of(int(buf[i, 1])))) for i in range(n))
 
@@ -216,7 +217,7 @@ def best_key(hand: Sequence[str], contract: str, rules: str | Rules = "schieber"
              position_: int = 0) -> int:
     """The comparison key of the player's best single Weis (-1 without Weis)."""
     rp = make_rules(rules).params
-    buf = np.zeros((8, 3), dtype=np.int64)
+    buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
     n = core.player_weis(mask_of(hand), CONTRACTS.index(contract), position_, rp, buf)
     return max((int(buf[i, 2]) for i in range(n)), default=-1)
 
