@@ -80,6 +80,7 @@ from agents.ppo import (
 from agents.stats import mean_ci
 from agents.trained_for import trained_for
 from jass_env.cards import N_ACTIONS
+from jass_env.commands import shown_command
 from jass_env.observation import OBS_DIM, STATE_DIM
 from jass_env.vector import VectorJassEnv
 
@@ -288,7 +289,7 @@ def results_table(res: dict[str, Any]) -> str:
     bots = res["opponents"]
     lines = [f"Points per hand of the policy (greedy) on {res['deals']:,} duplicate deals, rules "
              f"{res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
-             f"this equals `python -m agents.evaluate CHECKPOINT heuristic --deals {res['deals']} "
+             f"this equals `{shown_command()} -m agents.evaluate CHECKPOINT heuristic --deals {res['deals']} "
              f"--seed {res['deal_set_seed']}`.",
              "",
              f"`latest.pt` is the policy at the end of training; `best.pt` the one that scored best "
@@ -817,17 +818,6 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
 
 
 # ---------------------------------------------------------------------------------- CLI
-def shown_command(name: str) -> str:
-    """How to call ``name`` ("python" or a script such as "tensorboard") of the interpreter that
-    runs this: its path, relative to the working directory when inside it (``.venv/bin/python``)."""
-    exe = Path(sys.executable)
-    path = exe if name == "python" else exe.with_name(name)
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def print_outputs(summary: dict[str, Any]) -> None:
     """The end of ``main``: the results table, every output file, and how to look at the curves."""
     if summary["results"]:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from jass_env.commands import module_command
+
 from .extras import missing_extra
 
 PREFIX = "eval/points_per_hand_vs_"
@@ -154,7 +156,7 @@ def plot_strength(run_dir: str | Path, out: str | Path, title: str | None = None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m agents.curves", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=module_command("agents.curves"), description=__doc__.split("\n")[0])
     ap.add_argument("run_dir", help="a run directory written by train.py")
     ap.add_argument("--out", help="PNG to write (default RUN_DIR/strength.png)")
     ap.add_argument("--title", help="plot title")

@@ -40,6 +40,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from jass_env.commands import module_command
+
 from .extras import missing_extra
 
 try:
@@ -205,7 +207,7 @@ def verify_export(net: PolicyNet, path: str | os.PathLike[str], n: int = VERIFY_
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; 0 ok, 1 export failed or disagrees with torch, 2 bad arguments/checkpoint."""
-    ap = argparse.ArgumentParser(prog="python -m agents.export", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=module_command("agents.export"), description=__doc__.split("\n")[0])
     ap.add_argument("checkpoint", help="a jass-policy/1 checkpoint (.pt)")
     ap.add_argument("--onnx", metavar="FILE", help="the ONNX file to write")
     ap.add_argument("--policy", metavar="FILE", help="write a small policy-only checkpoint (weights, "

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from jass_env.cards import N_ACTIONS
+from jass_env.commands import module_command
 from jass_env.observation import OBS_DIM, OBS_VERSION
 from jass_env.rules import Rules
 
@@ -72,8 +73,8 @@ class OnnxPolicyAgent(Agent):
                                  "install it with: pip install onnxruntime") from None
         p = Path(path)
         if not p.exists():
-            raise OnnxModelError(f"ONNX policy {str(p)!r} does not exist "
-                                 "(write one with: python -m agents.export CHECKPOINT --onnx FILE)")
+            raise OnnxModelError(f"ONNX policy {str(p)!r} does not exist (write one with: "
+                                 f"{module_command('agents.export')} CHECKPOINT --onnx FILE)")
         if not p.is_file():
             raise OnnxModelError(f"ONNX policy {str(p)!r} is not a file")
         options = ort.SessionOptions()
@@ -86,7 +87,7 @@ class OnnxPolicyAgent(Agent):
         except Exception as e:  # onnxruntime raises its own exception types for bad files
             raise OnnxModelError(
                 f"ONNX policy {str(p)!r} cannot be read (corrupt, truncated or not an ONNX model; "
-                f"expected a {ONNX_FORMAT!r} file written by python -m agents.export): "
+                f"expected a {ONNX_FORMAT!r} file written by {module_command('agents.export')}): "
                 f"{type(e).__name__}: {_first_line(e)}") from None
         self._check_signature(p)
         self.trained_for = self._trained_for(p)

@@ -55,6 +55,7 @@ from jass_env.cards import (
     card_id,
     card_symbol,
 )
+from jass_env.commands import module_command
 from jass_env.game import Match, Round
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 from jass_env.records import record_of, write_records
@@ -392,7 +393,7 @@ def _parser() -> argparse.ArgumentParser:
     from .registry import describe_specs  # noqa: PLC0415
 
     ap = argparse.ArgumentParser(
-        prog="python -m agents.play", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog=module_command("agents.play"), formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play Jass in the terminal against and with agents.",
         epilog="agent specs:\n" + describe_specs())
     ap.add_argument("--seat", type=int, default=0, choices=range(4), metavar="0-3",
@@ -475,7 +476,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         except OSError as e:
             return fail(f"cannot write the game record {str(record)!r}: {e}", 1)
         term.say(f"Wrote {n} round record(s) to {record} "
-                 f"(check: python -m jass_env.records check {record})")
+                 f"(check: {module_command('jass_env.records')} check {record})")
     else:
         term.say("No round was played through all 9 tricks; no record written.")
     return status

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from jass_env.commands import module_command
+
 from .extras import missing_extra
 
 try:
@@ -111,7 +113,7 @@ def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m agents.policy", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=module_command("agents.policy"), description=__doc__.split("\n")[0])
     ap.add_argument("--write-random", metavar="PATH", required=True,
                     help="write a random-weights jass-policy/1 checkpoint to PATH")
     ap.add_argument("--hidden", type=int, nargs="+", default=list(DEFAULT_HIDDEN), help="hidden sizes")
