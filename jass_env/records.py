@@ -72,6 +72,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, names_of
+from .commands import module_command
 from .game import Round
 from .rules import PRESETS, Rules, RulesError, make_rules
 from .spec import ROUND_POINTS
@@ -676,7 +677,7 @@ def _show_weis(weis: list[dict[str, Any]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m jass_env.records check FILE [--rules PRESET]``; returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m jass_env.records",
+        prog=module_command("jass_env.records"),
         description="Check Jass game records (JSON Lines, format jass-record/1) against the engine.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="check")
     check = sub.add_parser("check", help="replay every record and report each disagreement",
