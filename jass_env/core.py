@@ -3,8 +3,8 @@
 Where things are decided:
 
 * :mod:`jass_env.kernel` — what every game shares: the state layout, legal cards
-  (:func:`~jass_env.kernel.legal_cards`, RULES §2.3 with every under-trump rule), trick winners,
-  card points, Weis detection, dealing;
+  (:func:`~jass_env.kernel.legal_cards`, docs/rules.md "Legal moves", with every under-trump
+  rule), trick winners, card points, Weis detection, dealing;
 * :mod:`jass_env.schieber` — Schieber's contract choice, Weis contest, Stöck, Match, team scoring
   and match end;
 * :mod:`jass_env.differenzler` — Differenzler's trump, predictions, penalties and game end;

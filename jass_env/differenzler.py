@@ -4,9 +4,9 @@ Everyone plays alone (4 players × 9 cards, or 3 × 12 in ``differenzler3``). Tr
 a card of the dealer's hand shown to everyone (``bottom_card``), or a suit drawn at random
 (``random_suit``); trump suits only. Before play each player predicts the card points he alone
 will take (0..157, the last trick's 5 included), forehand first and the dealer last; the
-predictions are hidden until the round ends (or open, a switch). Forehand leads; card play is
-RULES §2.3 with the under-trump ban only for a player who holds the led suit. No Weis, Stöck or
-Match bonus. A player's penalty for the round is ``|prediction − points|``, or −10 for an exact
+predictions are hidden until the round ends (or open, a switch). Forehand leads; card play
+follows Schieber's rules (docs/rules.md "Legal moves") with the under-trump ban only for a player
+who holds the led suit. No Weis, Stöck or Match bonus. A player's penalty for the round is ``|prediction − points|``, or −10 for an exact
 hit with a prediction above 0 (switch ``zero_bid_bonus = zero_point_trick``: also for an exact 0
 with a trick won). A game is ``match_rounds`` rounds (12); the lowest total penalty wins, and a
 tie for the lowest plays one more round.

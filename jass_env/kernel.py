@@ -263,7 +263,8 @@ def trick_winner_position(trick: np.ndarray, n: int, contract: int) -> int:
 
 @njit(cache=True, error_model="numpy")
 def legal_cards(hand: int, trick: np.ndarray, n: int, contract: int, rp: np.ndarray) -> int:
-    """The cards of ``hand`` that may be played on the first ``n`` cards of ``trick`` (RULES §2.3).
+    """The cards of ``hand`` that may be played on the first ``n`` cards of ``trick``
+    (docs/rules.md, "Legal moves").
 
     Never empty for a non-empty hand.
     """
@@ -323,7 +324,7 @@ def shows_void(card: int, lead_suit: int, contract: int, rp: np.ndarray) -> bool
 
 @njit(cache=True, error_model="numpy")
 def card_points(card: int, contract: int, rp: np.ndarray) -> int:
-    """Points of one card under a contract (RULES §2.1, with the rules' O/U values switch)."""
+    """Points of one card under a contract (docs/rules.md "The deck", with the rules' O/U values switch)."""
     return rp[RP_VALUES + 36 * contract + card]
 
 
@@ -388,7 +389,8 @@ def _add_quad(r: int, contract: int, position: int, rp: np.ndarray, out: np.ndar
 
 @njit(cache=True, error_model="numpy", inline="always")
 def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray) -> int:
-    """The Weis a player declares from a dealt ``hand`` of any size (RULES §5), written to ``out``.
+    """The Weis a player declares from a dealt ``hand`` of any size (docs/rules.md "Weis"),
+    written to ``out``.
 
     ``out`` is an (at least MAX_WEIS, 3) int64 array; each row is (points, cards mask, key).
     Returns the number of Weis. With Kreuzweis allowed: every maximal run and every counting quad.

@@ -54,7 +54,8 @@ _OFFICIAL_QUADS = {"6": 100, "7": 100, "8": 100, "9": 150, "10": 100, "J": 200, 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule switch of RULES.md. Field docs give the allowed values; defaults = ``schieber``."""
+    """Every rule switch (docs/rules.md, docs/differenzler.md). Field docs give the allowed values;
+    defaults = ``schieber``."""
 
     name: str = "schieber"
     #: the game these rules are for (a name in :data:`jass_env.spec.SPECS`)
@@ -364,7 +365,7 @@ RP_PREDICTIONS_OPEN = RP_KIND + 6
 RP_ZERO_BID = RP_KIND + 7     # index into ZERO_BID_BONUSES
 RP_SIZE = RP_KIND + 8
 
-# Card points by rank offset (A K Q J 10 9 8 7 6), RULES.md §2.1.
+# Card points by rank offset (A K Q J 10 9 8 7 6), docs/rules.md "The deck".
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
 PLAIN_POINTS = (11, 4, 3, 2, 10, 0, 0, 0, 0)
 OBENABE_POINTS = (11, 4, 3, 2, 10, 0, 8, 0, 0)

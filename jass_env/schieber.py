@@ -1,10 +1,10 @@
 """Schieber's own rules over the trick kernel: contract choice, Weis, Stöck, Match, team scoring.
 
 Two teams (``pairs``: 0 & 2 against 1 & 3). Forehand names a contract or pushes to his partner,
-who must name one (RULES §2.2); Weis are declared automatically when the contract is named and
-the best team's score with trick 1 (§2.4); Stöck is credited when the second of trump K and Q is
-played (§2.5); a team taking every trick gets the Match bonus (§2.6); everything is multiplied by
-the contract's multiplier; a match ends at the target (official finish: the moment a team reaches
+who must name one (docs/rules.md: "Contract choice"); Weis are declared automatically when the
+contract is named and the best team's score with trick 1 ("Weis"); Stöck is credited when the
+second of trump K and Q is played ("Stöck"); a team taking every trick gets the Match bonus
+("Match and the round score"); everything is multiplied by the contract's multiplier; a match ends at the target (official finish: the moment a team reaches
 it, so the order Stöck – Weis – tricks decides) or after a fixed number of rounds.
 
 Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` for conventions.

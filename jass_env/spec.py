@@ -36,7 +36,7 @@ TEAMS_NONE, TEAMS_PAIRS, TEAMS_ALTERNATE = range(3)
 #: the rules families of the compiled engine (how phases run and rounds score)
 KIND_SCHIEBER, KIND_DIFFERENZLER = range(2)
 
-#: points of one round's cards with the last trick's 5 (RULES §2.1), in every game of 36 cards
+#: points of one round's cards with the last trick's 5 (docs/rules.md "The deck"), in every game of 36 cards
 ROUND_POINTS = 157
 LAST_TRICK_BONUS = 5
 
