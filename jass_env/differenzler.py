@@ -1,15 +1,16 @@
 """Differenzler's own rules over the trick kernel: trump from the bottom card, predictions, penalty.
 
-Everyone plays alone (4 players × 9 cards, or 3 × 12 in ``differenzler3``). Trump is the suit of
-a card of the dealer's hand shown to everyone (``bottom_card``), or a suit drawn at random
+Everyone plays alone (4 players × 9 cards, or 3 × 12 in ``differenzler3``). Trump is the suit of a
+card of the dealer's hand shown to everyone (``bottom_card``), or a suit drawn at random
 (``random_suit``); trump suits only. Before play each player predicts the card points he alone
 will take (0..157, the last trick's 5 included), forehand first and the dealer last; the
-predictions are hidden until the round ends (or open, a switch). Forehand leads; card play
-follows Schieber's rules (docs/rules.md "Legal moves") with the under-trump ban only for a player
-who holds the led suit. No Weis, Stöck or Match bonus. A player's penalty for the round is ``|prediction − points|``, or −10 for an exact
-hit with a prediction above 0 (switch ``zero_bid_bonus = zero_point_trick``: also for an exact 0
-with a trick won). A game is ``match_rounds`` rounds (12); the lowest total penalty wins, and a
-tie for the lowest plays one more round.
+predictions are hidden until the round ends (or open, a switch). Forehand leads; card play follows
+Schieber's rules (docs/rules.md "Legal moves") with the under-trump ban only for a player who
+holds the led suit. No Weis, Stöck or Match bonus. A player's penalty for the round is
+``|prediction − points|``, or −10 for an exact hit with a prediction above 0 (switch
+``zero_bid_bonus = zero_point_trick``: also for an exact 0 with a trick won). A game is
+``match_rounds`` rounds (12); the lowest total penalty wins, and a tie for the lowest plays one
+more round.
 
 Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` for conventions.
 """

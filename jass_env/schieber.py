@@ -4,8 +4,9 @@ Two teams (``pairs``: 0 & 2 against 1 & 3). Forehand names a contract or pushes 
 who must name one (docs/rules.md: "Contract choice"); Weis are declared automatically when the
 contract is named and the best team's score with trick 1 ("Weis"); Stöck is credited when the
 second of trump K and Q is played ("Stöck"); a team taking every trick gets the Match bonus
-("Match and the round score"); everything is multiplied by the contract's multiplier; a match ends at the target (official finish: the moment a team reaches
-it, so the order Stöck – Weis – tricks decides) or after a fixed number of rounds.
+("Match and the round score"); everything is multiplied by the contract's multiplier; a match ends
+at the target (official finish: the moment a team reaches it, so the order Stöck – Weis – tricks
+decides) or after a fixed number of rounds.
 
 Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` for conventions.
 """

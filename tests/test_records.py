@@ -172,8 +172,9 @@ def test_illegal_play_reported_at_its_trick_and_position(clean: list[dict[str, A
 
 
 def test_jasskit_issue10_under_trump_is_reported() -> None:
-    """docs/rules.md "Legal moves" / jass-kit issue #10: clubs led, diamonds trump, the trick holds C6, D10, DJ; the
-    4th player holds DA, D9, D6, S10 and under-trumps with D9 (jass-kit allows DA, D9, S10)."""
+    """docs/rules.md "Legal moves" / jass-kit issue #10: clubs led, diamonds trump, the trick holds
+    C6, D10, DJ; the 4th player holds DA, D9, D6, S10 and under-trumps with D9 (jass-kit allows
+    DA, D9, S10)."""
     report = check_records(FIXTURE)
     assert (report.records, report.disagreeing) == (2, 1)
     assert {(f.line, f.record_id, f.trick, f.position) for f in report.findings} == {
