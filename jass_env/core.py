@@ -361,11 +361,10 @@ def pick_legal(bits: int, block: int, k: int) -> int:
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def random_legal_action(st: np.ndarray, rp: np.ndarray) -> int:
-    """A uniformly random legal action, drawn with the game's own generator."""
-    m = legal_actions_mask(st, rp)
-    block = legal_block(st, rp)
-    return pick_legal(m, block, random_below(st, popcount(m) + block))
+def random_pick(st: np.ndarray, bits: int, block: int) -> int:
+    """A uniformly random action of the legal set (``bits``, ``block``), drawn with the game's
+    own generator."""
+    return pick_legal(bits, block, random_below(st, popcount(bits) + block))
 
 
 # ---------------------------------------------------------------------------------- transitions
@@ -398,8 +397,9 @@ def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
         st[S_WIN_POS] = n
         st[S_WIN_STRENGTH] = strength
     schieber_game = rp[RP_KIND] == KIND_SCHIEBER
-    if schieber_game:
-        schieber.after_card(st, p, card, rp)
+    # Stöck: the cheap test stays here, outside the call (numba compiles the hot path leaner so)
+    if schieber_game and st[S_STOECK_PLAYER] == p and not st[S_STOECK_SHOWN] and card // 9 == contract:
+        schieber.show_stoeck(st, p, rp)
     n += 1
     if n < players:
         st[S_N_IN_TRICK] = n
@@ -484,7 +484,10 @@ def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
     for _ in range(n_rounds):
         deal_round(st, -1, rp)
         while st[S_PHASE] != PHASE_OVER:
-            apply_action(st, random_legal_action(st, rp), rp)
+            # the legal set as statements, then the pick: numba compiles this form much faster
+            bits = legal_actions_mask(st, rp)
+            block = legal_block(st, rp)
+            apply_action(st, random_pick(st, bits, block), rp)
         for t in range(sides):
             total[t] += st[S_SCORE + t]
     return total
@@ -595,7 +598,7 @@ def set_match_scores(st: np.ndarray, scores: list[int] | tuple[int, ...], rp: np
 
 __all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match", "set_play_position",
            "legal_actions_mask", "legal_block", "is_legal", "write_legal_mask", "legal_actions",
-           "random_legal_action", "apply_action", "next_round", "start_episode", "episode_over",
+           "random_pick", "apply_action", "next_round", "start_episode", "episode_over",
            "play_random_rounds", "first_leader", "sync_trick_winner", "legal_cards", "card_points",
            "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
            "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",

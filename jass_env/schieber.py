@@ -179,14 +179,13 @@ def credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def after_card(st: np.ndarray, player: int, card: int, rp: np.ndarray) -> None:
-    """Stöck: credited when its holder plays the second of the trump K and Q."""
-    contract = st[S_CONTRACT]
-    if st[S_STOECK_PLAYER] == player and not st[S_STOECK_SHOWN] and card // 9 == contract:
-        kq = KING_QUEEN[contract]
-        if (st[S_PLAYED + player] & kq) == kq:
-            st[S_STOECK_SHOWN] = 1
-            credit(st, side_of(player, rp), rp[RP_STOECK], rp)
+def show_stoeck(st: np.ndarray, player: int, rp: np.ndarray) -> None:
+    """Stöck: credited when its holder has played both the trump K and Q. The engine calls this
+    only when ``player`` holds the Stöck, has not shown it yet and played a trump."""
+    kq = KING_QUEEN[st[S_CONTRACT]]
+    if (st[S_PLAYED + player] & kq) == kq:
+        st[S_STOECK_SHOWN] = 1
+        credit(st, side_of(player, rp), rp[RP_STOECK], rp)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
