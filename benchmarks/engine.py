@@ -1,7 +1,9 @@
 """Rules-engine speed: full random rounds per second on one core, against jass-kit in the same run.
 
-One round = seeded deal, a random contract choice (push included), 36 random legal plays, Weis,
-Stöck and the score, all in the compiled core (``core.play_random_rounds``). jass-kit's
+One Schieber round = seeded deal, a random contract choice (push included), 36 random legal plays,
+Weis, Stöck and the score, all in the compiled core (``core.play_random_rounds``); one
+Differenzler round = seeded deal, the bottom card, a random prediction per player, 36 random
+legal plays and the penalties. Every preset of every game is measured. jass-kit's
 ``GameSim`` plays the same kind of round in the same run (without Weis and Stöck, which it does
 not have); install it for the benchmark only: ``pip install jass-kit``.
 
@@ -75,15 +77,20 @@ def main() -> int:
         theirs = jasskit_rounds_per_s(seconds=args.seconds)
         print(f"{'jass-kit GameSim':<16}{theirs:>14,.0f}   (no Weis, no Stöck)")
         ratio = ours / theirs
-        print(f"ratio schieber / jass-kit: {ratio:,.0f}x")
+        ratio_diff = per_preset["differenzler"] / theirs
+        print(f"ratio schieber / jass-kit: {ratio:,.0f}x; differenzler / jass-kit's Schieber: "
+              f"{ratio_diff:,.0f}x")
     else:
-        theirs = ratio = None
+        theirs = ratio = ratio_diff = None
         print("jass-kit not installed (pip install jass-kit): no peer figure")
 
     arr_us, mask_us = legal_actions_us()
     print(f"Round.legal_actions(): {arr_us:.2f} us per call; Round.legal_mask(): {mask_us:.2f} us")
     print(json.dumps({"rounds_per_s": round(ours), "jasskit_rounds_per_s": theirs and round(theirs),
-                      "ratio": ratio and round(ratio, 1), "legal_actions_us": round(arr_us, 3),
+                      "ratio": ratio and round(ratio, 1),
+                      "differenzler_rounds_per_s": round(per_preset["differenzler"]),
+                      "ratio_differenzler": ratio_diff and round(ratio_diff, 1),
+                      "legal_actions_us": round(arr_us, 3),
                       "legal_mask_us": round(mask_us, 3),
                       "rounds_per_s_by_preset": {k: round(v) for k, v in per_preset.items()}}))
     return 0
