@@ -46,7 +46,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
+
+from agents.extras import missing_extra
+
+try:
+    import torch
+except ModuleNotFoundError as _exc:  # torch, TensorBoard, PyYAML and matplotlib: the "train" extra
+    sys.exit(str(missing_extra(_exc, "train.py")))
 
 from agents.curves import plot_strength
 from agents.evaluate import deal_seed

@@ -82,6 +82,17 @@ def test_a_module_that_needs_torch_names_the_train_extra(module):
     assert re.search(r"error: .*needs torch.*'train' extra.*\.\[train\]", proc.stdout), proc.stdout
 
 
+def test_the_trainer_without_torch_says_which_extra_to_install_instead_of_a_traceback():
+    proc = run_without_train_extra("""
+        import runpy, sys
+        sys.argv = ["train.py", "--help"]
+        runpy.run_path("train.py", run_name="__main__")
+    """)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert re.search(r"train\.py needs torch.*'train' extra", proc.stderr), proc.stderr
+
+
 def test_asking_for_a_policy_agent_without_torch_is_a_clear_agent_error():
     proc = run_without_train_extra("""
         from agents.registry import AgentSpecError, make_agent
