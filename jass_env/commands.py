@@ -1,4 +1,4 @@
-"""How to print a command that the user can run as shown.
+"""Command-line helpers: print commands the user can run as shown; stop quietly on a closed pipe.
 
 Help texts, usage lines and hints name the interpreter that is running now, relative to the
 working directory when it lies inside it (``.venv/bin/python -m agents.evaluate`` after the
@@ -7,7 +7,10 @@ README's set-up), so that a printed command works when pasted.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -27,4 +30,15 @@ def module_command(module: str) -> str:
     return f"{shown_command()} -m {module}"
 
 
-__all__ = ["shown_command", "module_command"]
+@contextmanager
+def quiet_broken_pipe() -> Iterator[None]:
+    """Printing inside this block stops quietly when the reader goes away (``| head``), as Unix
+    tools do: no traceback, and no error when Python flushes standard output at exit."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+__all__ = ["shown_command", "module_command", "quiet_broken_pipe"]

@@ -1,7 +1,8 @@
-"""Deal, play and print one round: ``python -m jass_env.demo [--rules PRESET] [--seed N]``.
+"""Deal, play and print one round of any game: ``python -m jass_env.demo [--rules PRESET] [--seed N]``.
 
-Every player picks uniformly among its legal actions; the printout shows the deal, the contract
-choice, every trick with its winner and points, the Weis that score, Stöck, and the score.
+Every player picks uniformly among its legal actions; the printout shows the deal, the bidding
+(Schieber's contract choice, Differenzler's trump and predictions), every trick with its winner
+and points, and the result (Weis, Stöck and score; or each player's points and penalty).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import sys
 
 import numpy as np
 
-from .cards import ACTION_NAMES, CONTRACTS, card_id, card_symbol
+from .cards import CONTRACTS, card_id, card_symbol
+from .commands import quiet_broken_pipe
 from .game import Round
 from .rules import PRESETS, RulesError, make_rules
 
@@ -21,25 +23,36 @@ def _cards(names: list[str]) -> str:
 
 
 def play_and_print(rules: str = "schieber", seed: int = 0, out=sys.stdout) -> Round:
-    """Play one random round and print it; returns the finished Round."""
+    """Play one random round of the preset's game and print it; returns the finished Round."""
     r = Round(rules, seed=seed)
+    spec = r.spec
     rng = np.random.default_rng(seed)
-    print(f"Jass ({r.rules.name}), seed {seed}: dealer player {r.dealer}, forehand player {r.forehand}",
-          file=out)
-    for p in range(4):
-        print(f"  player {p} (team {p % 2}): {_cards(r.hand(p))}", file=out)
-    while r.phase == "contract":
+    print(f"{spec.title} ({r.rules.name}), seed {seed}: dealer player {r.dealer}, forehand player "
+          f"{r.forehand}", file=out)
+    for p in range(spec.players):
+        side = f" (team {spec.side_of(p)})" if spec.sides == 2 else ""
+        print(f"  player {p}{side}: {_cards(r.hand(p))}", file=out)
+    if spec.bidding == "prediction":
+        shown = f"the dealer's {card_symbol(card_id(r.trump_card))}" if r.trump_card else "drawn"
+        print(f"trump {r.contract} ({shown})", file=out)
+    while r.phase in ("contract", "prediction"):
         player, action = r.to_move, int(rng.choice(r.legal_actions()))
         r.step(action)
-        print(f"player {player}: {ACTION_NAMES[action]}", file=out)
-    mult = r.rules.multiplier(CONTRACTS.index(r.contract))
-    print(f"contract {r.contract} (x{mult}), declared by player {r.declarer}"
-          + (" after a push" if r.pushed else ""), file=out)
+        print(f"player {player}: {spec.action_names[action]}", file=out)
+    if spec.bidding == "contract":
+        mult = r.rules.multiplier(CONTRACTS.index(r.contract))
+        print(f"contract {r.contract} (x{mult}), declared by player {r.declarer}"
+              + (" after a push" if r.pushed else ""), file=out)
     while not r.is_over:
         r.step(int(rng.choice(r.legal_actions())))
     for t, trick in enumerate(r.tricks, 1):
         plays = "  ".join(f"p{p} {card_symbol(card_id(c))}" for p, c in trick["plays"])
         print(f"trick {t}: {plays}   -> player {trick['winner']} takes {trick['points']}", file=out)
+    if spec.bidding == "prediction":
+        for p in range(spec.players):
+            print(f"player {p}: predicted {r.predictions[p]}, took {r.points[p]} -> penalty "
+                  f"{r.penalties[p]}", file=out)
+        return r
     weis = r.weis()
     if weis:
         for w in weis:
@@ -66,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    play_and_print(args.rules, args.seed)
+    with quiet_broken_pipe():          # the reader may stop early (``| head``)
+        play_and_print(args.rules, args.seed)
     return 0
 
 

@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, names_of
-from .commands import module_command
+from .commands import module_command, quiet_broken_pipe
 from .game import Round
 from .rules import PRESETS, Rules, RulesError, make_rules
 from .spec import ROUND_POINTS
@@ -697,12 +697,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    try:
+    with quiet_broken_pipe():          # the reader may stop early (``| head``)
         for line in report.lines():
             print(line)
-        sys.stdout.flush()
-    except BrokenPipeError:            # the reader stopped (``| head``): stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no error at exit's flush
     return 0 if report.ok else 1
 
 

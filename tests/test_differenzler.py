@@ -254,3 +254,17 @@ def test_three_quads_and_four_sequences_with_and_without_kreuzweis() -> None:
     hand = [s + r for s in "DHSC" for r in ("A", "K", "Q")]
     assert _weis(hand, kreuzweis=True) == [20, 20, 20, 20, 100, 100, 100]
     assert _weis(hand, kreuzweis=False) == [100, 100, 100]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_demo_prints_each_players_prediction_points_and_penalty(game: str) -> None:
+    import io
+
+    from jass_env.demo import play_and_print
+    out = io.StringIO()
+    r = play_and_print(game, seed=2, out=out)
+    text = out.getvalue()
+    assert f"trump {r.contract} (the dealer's" in text and "team" not in text
+    for p in range(r.spec.players):
+        assert (f"player {p}: predicted {r.predictions[p]}, took {r.points[p]} -> penalty "
+                f"{r.penalties[p]}") in text
