@@ -581,3 +581,13 @@ __all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match",
            "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
            "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",
            "PHASE_OVER", "S_SIZE", "side_of"]
+
+
+# ---------------------------------------------------------------------------------- appended helpers
+@njit(cache=True, error_model="numpy")
+def set_predictions(st: np.ndarray, predictions: np.ndarray, rp: np.ndarray) -> None:
+    """Write every player's Differenzler prediction (``predictions[p]``, -1 = not made) into a
+    state built by :func:`set_play_position` (a search bot's sampled world), so that the engine
+    scores the world's round with the game's penalty."""
+    for p in range(n_players(rp)):
+        st[S_PREDICTIONS + p] = predictions[p]
