@@ -5,11 +5,10 @@ counts (``differenzler`` 4 × 9, ``differenzler3`` 3 × 12); the legal cards com
 
 Heuristic (:class:`DifferenzlerHeuristic`)
 -----------------------------------------
-* **Prediction** (:func:`estimate_points`): expected tricks from the hand, card by card: a trump
-  wins with a probability set by how many higher trumps are out (long trump suits promote their
-  low trumps), a side card by how many higher cards of its suit are out (Ace, King behind the Ace,
-  ...); probabilities rise with fewer opponents. Each expected trick is worth the card's own points
-  plus ``players − 1`` average unseen cards, and the last trick's 5 in proportion.
+* **Prediction** (:func:`estimate_points`): a linear estimate of the hand's card points from its
+  strength (:data:`FEATURES`: trump points, length and honours, side Aces, Kings, 10s, side
+  points, voids), with weights fitted per player count on the heuristic's self-play
+  (:data:`PREDICTION_WEIGHTS`; held-out error 12-13 points against 15-16 for the rule of thumb).
 * **Card play** (:func:`choose_card`) with ``need = prediction − points taken``:
   behind (need > 0): win when winning brings the points closer to the prediction (the trick's value
   counts the last trick's 5; an unfinished trick adds the average card for each player still to
@@ -48,6 +47,9 @@ from numba import njit
 from jass_env import core
 from jass_env.core import S_SIZE
 from jass_env.kernel import (
+    ACE,
+    JACK,
+    KING,
     PHASE_PLAY,
     SUIT_MASK,
     card_points,
@@ -100,58 +102,65 @@ from .heuristic import possible_cards
 
 ALL_CARDS = (1 << 36) - 1
 N_SUITS = 4
-#: chance that a trump wins a trick, by the number of higher trumps out (in the other hands)
-TRUMP_WIN = np.array([0.95, 0.7, 0.45, 0.3, 0.2, 0.12, 0.08, 0.05, 0.03], dtype=np.float64)
-#: chance that a side card wins a trick, by the number of higher cards of its suit out
-SIDE_WIN = np.array([0.8, 0.35, 0.12, 0.04, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
-#: the tables above are for three opponents; with k opponents a chance p becomes p ** (k / 3)
-TABLE_OPPONENTS = 3
-#: each trump beyond this many promotes the hand's lower trumps by one rank
-TRUMP_PROMOTION_FROM = 3
 MAX_TRIES = 50
 NO_CARD = -1
 
 
 # ---------------------------------------------------------------------------------- prediction
-@njit(cache=True)
-def _higher_out(card: int, hand: int, trump: int) -> int:
-    """How many cards of ``card``'s suit that beat it (its suit led) are not in ``hand``."""
-    s = card // 9
-    mine = card_strength(card, s, trump)
-    k = 0
-    for c in range(9 * s, 9 * s + 9):
-        if not (hand >> c) & 1 and card_strength(c, s, trump) > mine:
-            k += 1
-    return k
+#: the hand features of the prediction, in order (trump = the trump suit, side = the others)
+FEATURES = ("1", "trump card points", "trumps", "trump Jack", "trump 9", "trump Ace", "side Aces",
+            "side Kings", "side Kings with the Ace", "side 10s", "side card points", "void side suits",
+            "trumps squared")
+#: least-squares weights of the features for the card points a hand takes, per player count
+#: (row: players − 3), fitted on 2000 rounds of the heuristic's self-play (deal set seed 99,
+#: first half fitted, second half held out: mean absolute error 12.3 points for 4 players and 13.2
+#: for 3, against 16.2 and 15.4 for the rule of thumb of the random bot)
+PREDICTION_WEIGHTS = np.array([
+    [1.82, 0.31, 1.66, 23.17, 8.8, 4.37, 1.78, 3.46, 2.62, -6.16, 0.47, -0.21, 1.47],
+    [4.89, 0.37, 1.92, 19.19, 8.87, 5.75, -8.13, 2.3, 1.3, -14.19, 1.23, 5.87, 0.49],
+], dtype=np.float64)
+MIN_PLAYERS = 3
+TEN = 4       # rank offsets (jass_env.cards)
+NINE = 5
 
 
 @njit(cache=True)
-def estimate_points(hand: int, trump: int, players: int, tricks: int, rp: np.ndarray) -> int:
-    """The heuristic's expected card points of ``hand`` (36-bit mask) with ``trump``, 0..157."""
-    exponent = (players - 1) / TABLE_OPPONENTS
-    n_trumps = popcount(hand & SUIT_MASK[trump])
-    promotion = max(0, n_trumps - TRUMP_PROMOTION_FROM)
-    own_points = 0
-    for c in range(36):
-        if (hand >> c) & 1:
-            own_points += card_points(c, trump, rp)
-    unseen = 36 - popcount(hand)
-    avg = (ROUND_POINTS - LAST_TRICK_BONUS - own_points) / unseen if unseen > 0 else 0.0
-    expected_tricks = 0.0
-    expected = 0.0
+def hand_features(hand: int, trump: int, rp: np.ndarray, out: np.ndarray) -> None:
+    """The :data:`FEATURES` of ``hand`` (36-bit mask) with ``trump``, into ``out`` (float64)."""
+    out[:] = 0.0
+    out[0] = 1.0
     for c in range(36):
         if not (hand >> c) & 1:
             continue
-        out = _higher_out(c, hand, trump)
+        r = c % 9
         if c // 9 == trump:
-            p = TRUMP_WIN[max(0, out - promotion)]
+            out[1] += card_points(c, trump, rp)
+            out[2] += 1.0
+            out[3] += 1.0 if r == JACK else 0.0
+            out[4] += 1.0 if r == NINE else 0.0
+            out[5] += 1.0 if r == ACE else 0.0
         else:
-            p = SIDE_WIN[min(out, 8)]
-        p = p ** exponent
-        expected_tricks += p
-        expected += p * (card_points(c, trump, rp) + (players - 1) * avg)
-    expected += LAST_TRICK_BONUS * min(1.0, expected_tricks / tricks)
-    return int(min(max(np.floor(expected + 0.5), 0), ROUND_POINTS))
+            out[6] += 1.0 if r == ACE else 0.0
+            out[7] += 1.0 if r == KING else 0.0
+            out[8] += 1.0 if r == KING and (hand >> (c - 1)) & 1 else 0.0
+            out[9] += 1.0 if r == TEN else 0.0
+            out[10] += card_points(c, trump, rp)
+    for s in range(N_SUITS):
+        if s != trump and not hand & SUIT_MASK[s]:
+            out[11] += 1
+    out[12] = out[2] * out[2]
+
+
+@njit(cache=True)
+def estimate_points(hand: int, trump: int, players: int, rp: np.ndarray) -> int:
+    """The heuristic's prediction for ``hand`` with ``trump``: the fitted linear estimate of its
+    card points (:data:`PREDICTION_WEIGHTS`), rounded and clipped to 0..157."""
+    f = np.empty(len(FEATURES), dtype=np.float64)
+    hand_features(hand, trump, rp, f)
+    x = 0.0
+    for i in range(len(FEATURES)):
+        x += PREDICTION_WEIGHTS[players - MIN_PLAYERS, i] * f[i]
+    return int(min(max(np.floor(x + 0.5), 0), ROUND_POINTS))
 
 
 # ---------------------------------------------------------------------------------- card play
@@ -167,6 +176,20 @@ def _beaten_by(card: int, lead: int, trump: int, cards: int) -> int:
         if card_strength(c, lead, trump) > mine:
             k += 1
     return k
+
+
+@njit(cache=True)
+def _threats(later_cards: np.ndarray, voids_rel: np.ndarray, lead: int, trump: int) -> int:
+    """The cards the players still to play (``later_cards[k]``, 0 for others) may take a trick
+    led in ``lead`` with: cards of the led suit, and trumps only when trump is led or the player
+    is shown void in the led suit (else he is taken to follow suit)."""
+    out = np.int64(0)
+    for k in range(MAX_PLAYERS):
+        suits = SUIT_MASK[lead]
+        if lead == trump or (voids_rel[k] >> lead) & 1:
+            suits |= SUIT_MASK[trump]
+        out |= later_cards[k] & suits
+    return out
 
 
 @njit(cache=True)
@@ -189,9 +212,10 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
         return lowest_bit(legal)
     unseen = ALL_CARDS & ~hand & ~played
     zeros = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    later = np.int64(0)               # cards the players still to play in this trick may hold
+    lead = trick[0] // 9 if n_in > 0 else -1
+    later_cards = np.zeros(MAX_PLAYERS, dtype=np.int64)   # what each player still to play may hold
     for k in range(1, players - n_in):
-        later |= possible_cards(k, unseen, voids_rel, zeros, trump, rp)
+        later_cards[k] = possible_cards(k, unseen, voids_rel, zeros, trump, rp)
     later_n = players - 1 - n_in
     n_unseen = popcount(unseen)
     unseen_points = 0
@@ -202,10 +226,8 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
     avg = unseen_points / n_unseen if n_unseen > 0 else 0.0
     value = (LAST_TRICK_BONUS if last else 0) + later_n * avg      # the trick's value without my card
     if n_in == 0:
-        lead = -1
         best_s = -1
     else:
-        lead = trick[0] // 9
         best_s = card_strength(trick[trick_winner_position(trick, n_in, trump)], lead, trump)
         for i in range(n_in):
             value += card_points(trick[i], trump, rp)
@@ -218,7 +240,7 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
         ls = c // 9 if n_in == 0 else lead
         if card_strength(c, ls, trump) > best_s:
             winners |= np.int64(1) << c
-            if _beaten_by(c, ls, trump, later) == 0:
+            if _beaten_by(c, ls, trump, _threats(later_cards, voids_rel, ls, trump)) == 0:
                 safe |= np.int64(1) << c
     if need > 0:
         # the safe winner that brings the points closest to the prediction, the cheapest among equals
@@ -247,7 +269,7 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
         c = lowest_bit(m)
         m &= m - 1
         ls = c // 9 if n_in == 0 else lead
-        key = 100 * _beaten_by(c, ls, trump, later if n_in > 0 else unseen) - card_points(c, trump, rp)
+        key = 100 * _beaten_by(c, ls, trump, _threats(later_cards, voids_rel, ls, trump)) - card_points(c, trump, rp)
         if key > best_key:
             best, best_key = c, key
     return best
@@ -319,7 +341,7 @@ class DifferenzlerHeuristic(Agent):
         self.decode = ViewDecoder(self.rules)
 
     def predict(self, v: np.ndarray) -> int:
-        return int(estimate_points(v[DV_HAND], v[DV_TRUMP], v[DV_PLAYERS], v[DV_TRICKS], self.rp))
+        return int(estimate_points(v[DV_HAND], v[DV_TRUMP], v[DV_PLAYERS], self.rp))
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         v = self.decode(obs)
@@ -444,7 +466,7 @@ def build_world(v: np.ndarray, hands: np.ndarray, my_target: int, rp: np.ndarray
         elif v[DV_PREDICTIONS + r] >= 0:
             targets[r] = v[DV_PREDICTIONS + r]
         else:
-            targets[r] = estimate_points(hands[r] | played[r], v[DV_TRUMP], n, v[DV_TRICKS], rp)
+            targets[r] = estimate_points(hands[r] | played[r], v[DV_TRUMP], n, rp)
     if v[DV_PHASE] == PREDICTING:
         core.set_play_position(st, hands, zeros, zeros, zeros, zeros, 0, forehand, forehand, 0, -1,
                                v[DV_TRUMP], 0, zeros, zeros, forehand, rp)
