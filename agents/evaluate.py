@@ -22,6 +22,13 @@ Protocol
 Agents act on ``{"observation": float32[OBS_DIM], "action_mask": int8[43]}`` for the player to
 move, encoded by :mod:`jass_env.observation` exactly as in the AEC environment.
 
+Games where everyone plays alone (``--rules differenzler`` or ``differenzler3``) are evaluated by
+**seat rotation** instead (:mod:`agents.rotation`): A in one seat and B in the others, every deal
+played once per rotation (n plays), so A holds every hand; reported are each agent's mean penalty
+per round, A − B, all with 95 % intervals, and with ``--matches M`` A's win rate over M games of
+12 rounds (each played in every rotation) against the chance level 1/n. ``--round-robin`` and
+``--workers`` are for the duplicate evaluation only.
+
 Outputs in ``--out DIR``: ``deals.csv`` (per-deal paired results), ``summary.json``, ``summary.md``
 and ``summary.png``.
 """
@@ -636,10 +643,12 @@ def _parser() -> argparse.ArgumentParser:
         epilog="agent specs:\n" + describe_specs())
     ap.add_argument("agents", nargs="*", metavar="AGENT", help="two agent specs: A (evaluated) and B")
     ap.add_argument("--round-robin", nargs="+", metavar="AGENT", help="evaluate every pair of these agents")
-    ap.add_argument("--deals", type=int, default=500, help="deals, each played twice (default 500)")
+    ap.add_argument("--deals", type=int, default=500,
+                    help="deals, each played twice (Differenzler: once per seat rotation) (default 500)")
     ap.add_argument("--rules", default="schieber", help="rules preset (default schieber)")
     ap.add_argument("--seed", type=int, default=0, help="deal-set seed (default 0)")
-    ap.add_argument("--matches", type=int, default=20, help="matches to the target per pair (default 20)")
+    ap.add_argument("--matches", type=int, default=20,
+                    help="matches to the target per pair, or Differenzler games of 12 rounds (default 20)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -677,6 +686,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         return fail(f"cannot create the output folder {str(out)!r}: {e}")
+    if rules.spec.team_mode == "none":
+        return _main_rotation(args, rules, specs, out, fail)
     try:
         if args.round_robin:
             pairs, summary = round_robin(specs, rules, args.deals, args.seed, args.matches, args.workers,
@@ -702,6 +713,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
         return 130
     print(f"wrote {out / 'summary.json'}, summary.md, deals.csv, summary.png")
+    return 0
+
+
+def _main_rotation(args: argparse.Namespace, rules: Rules, specs: Sequence[str], out: Path, fail) -> int:
+    """The CLI for games where everyone plays alone: the seat-rotation evaluation."""
+    from . import rotation  # noqa: PLC0415
+
+    if args.round_robin or args.workers != 1:
+        return fail(f"{rules.game} is evaluated by seat rotation of two agents (A B); "
+                    f"--round-robin and --workers are for team games")
+    try:
+        res = rotation.evaluate_rotation(specs[0], specs[1], rules, args.deals, args.seed, args.matches,
+                                         not args.quiet)
+        rotation.write_outputs(out, res)
+    except (rotation.RotationError, OSError) as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
+        return 130
+    print(rotation.summary_line(res.summary))
+    print(f"wrote {out / 'summary.json'}, summary.md, deals.csv")
     return 0
 
 
