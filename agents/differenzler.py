@@ -269,7 +269,8 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
         c = lowest_bit(m)
         m &= m - 1
         ls = c // 9 if n_in == 0 else lead
-        key = 100 * _beaten_by(c, ls, trump, _threats(later_cards, voids_rel, ls, trump)) - card_points(c, trump, rp)
+        threats = _threats(later_cards, voids_rel, ls, trump)
+        key = 100 * _beaten_by(c, ls, trump, threats) - card_points(c, trump, rp)
         if key > best_key:
             best, best_key = c, key
     return best
@@ -527,7 +528,8 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
     """
 
     def __init__(self, rules: str | Rules | None = "differenzler", worlds: int = 20,
-                 rollout: str = "heuristic", time_limit: float | None = None, seed: int | None = None) -> None:
+                 rollout: str = "heuristic", time_limit: float | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(rules, seed)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
             raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")

@@ -170,7 +170,8 @@ class ViewDecoder:
     def __call__(self, obs: Mapping[str, np.ndarray]) -> np.ndarray:
         """The compact view (int64[DV_SIZE]) of ``{"observation": ..., "action_mask": ...}``."""
         if "observation" not in obs or "action_mask" not in obs:
-            raise ValueError(f"the observation dict needs 'observation' and 'action_mask' keys, got {sorted(obs)}")
+            raise ValueError(f"the observation dict needs 'observation' and 'action_mask' keys, "
+                             f"got {sorted(obs)}")
         o = np.asarray(obs["observation"], dtype=np.float32)
         mask = np.asarray(obs["action_mask"])
         if mask.shape != (self.n_actions,) or o.shape != (self.obs_dim,):

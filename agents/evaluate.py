@@ -53,8 +53,10 @@ import numpy as np
 
 from jass_env import core
 from jass_env.game import IllegalActionError, Match, Round, seed_to_rng_state
+from jass_env.kernel import deal, phase, rounds_done, to_move
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 from jass_env.rules import Rules, RulesError, make_rules
+from jass_env.spec import SPECS
 
 from . import stats
 from .base import Agent
@@ -103,12 +105,12 @@ class Deal:
 
 def make_deal(set_seed: int, index: int) -> Deal:
     """Deal ``index`` of the set ``set_seed``: hands shuffled by the engine from the deal seed."""
-    st = np.zeros(core.S_SIZE, dtype=np.int64)
     s = deal_seed(set_seed, index)
-    st[core.S_RNG] = seed_to_rng_state(s)
-    hands = np.zeros(4, dtype=np.int64)
-    core.deal(st, hands)
-    return Deal(index, s, index % 4, tuple(int(h) for h in hands))
+    st = core.new_state(seed_to_rng_state(s))
+    schieber = SPECS["schieber"]
+    hands = np.zeros(2 * schieber.players, dtype=np.int64)        # hands, then the deal's scratch
+    deal(st, hands, schieber.players, schieber.hand_size)
+    return Deal(index, s, index % 4, tuple(int(h) for h in hands[:schieber.players]))
 
 
 def make_deal_set(n: int, set_seed: int) -> list[Deal]:
@@ -136,7 +138,7 @@ def _reset_agents(seat_agents: Sequence[Agent], seeds: Sequence[int]) -> None:
 
 def _act(agent: Agent, st: np.ndarray, rp: np.ndarray) -> int:
     """Ask ``agent`` for the action of the player to move; checks it is legal."""
-    player = int(st[core.S_TO_MOVE])
+    player = int(to_move(st))
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(43, dtype=np.int8)
     encode_observation(st, player, rp, obs)
@@ -157,8 +159,8 @@ def play_deal(rules: Rules, deal: Deal, seat_agents: Sequence[Agent]) -> Round:
     which the caller passes via ``deal``); returns the finished Round."""
     rnd = Round(rules, hands=list(deal.hands), dealer=deal.dealer)
     st, rp = rnd.state, rnd.rp
-    while st[core.S_PHASE] != core.PHASE_OVER:
-        core.apply_action(st, _act(seat_agents[int(st[core.S_TO_MOVE])], st, rp), rp)
+    while phase(st) != core.PHASE_OVER:
+        core.apply_action(st, _act(seat_agents[int(to_move(st))], st, rp), rp)
     return rnd
 
 
@@ -250,17 +252,17 @@ def play_match(rules: Rules, index: int, team_a: Sequence[Agent], team_b: Sequen
     current = -1
     while not m.is_over:
         st = m.state
-        if int(st[core.S_ROUND_NO]) != current:
-            current = int(st[core.S_ROUND_NO])
+        if int(rounds_done(st)) != current:
+            current = int(rounds_done(st))
             _reset_agents(seats, [_hash_seed(set_seed, 3, index // 2, current, s) for s in range(4)])
         try:
-            m.step(_act(seats[int(st[core.S_TO_MOVE])], st, rp))
+            m.step(_act(seats[int(to_move(st))], st, rp))
         except IllegalActionError as e:  # _act already checked legality; kept for safety
             raise EvaluationError(str(e)) from e
     w = m.winner
     result = 0.5 if w == 2 else (1.0 if w == a_team else 0.0)
     return MatchResult(index, seed, "0&2" if a_team == 0 else "1&3", m.scores[a_team],
-                       m.scores[1 - a_team], int(m.state[core.S_ROUND_NO]), result)
+                       m.scores[1 - a_team], int(rounds_done(m.state)), result)
 
 
 # ---------------------------------------------------------------------------------- progress bar

@@ -65,7 +65,8 @@ class RandomAgent(Agent):
             raise ValueError("a Differenzler prediction needs the rules: RandomAgent(rules='differenzler') "
                              "or make_agent('random', 'differenzler')")
         v = self._decode(obs)
-        return prediction_action(rule_of_thumb_prediction(int(v[DV_HAND]), int(v[DV_TRUMP]), self.rules.params))
+        points = rule_of_thumb_prediction(int(v[DV_HAND]), int(v[DV_TRUMP]), self.rules.params)
+        return prediction_action(points)
 
 
 __all__ = ["RandomAgent", "rule_of_thumb_prediction"]

@@ -21,7 +21,8 @@ onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy
 =========  ================================================  =====================================
 
 ``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
-each with its own bot. Bot classes are imported only when asked for, so torch is loaded only for policy agents.
+each with its own bot. Bot classes are imported only when asked for, so torch is loaded only for
+policy agents.
 """
 
 from __future__ import annotations

@@ -153,7 +153,8 @@ class RotationResult:
 
     @property
     def penalty_b(self) -> float:
-        return float(np.mean([x for k, row in enumerate(self.penalties) for s, x in enumerate(row) if s != k]))
+        return float(np.mean([x for k, row in enumerate(self.penalties)
+                              for s, x in enumerate(row) if s != k]))
 
     @property
     def diff(self) -> float:
@@ -325,7 +326,8 @@ def summary_markdown(s: dict[str, Any]) -> str:
     if s["games"]:
         lo, hi = s["game_win_ci95_A"]
         rows.append((f"A's game win rate ({s['games']} games of {s['game_rounds']} rounds; chance "
-                     f"{s['game_win_chance_level']:.3f})", f"{s['game_win_rate_A']:.3f}  [{lo:.3f}, {hi:.3f}]"))
+                     f"{s['game_win_chance_level']:.3f})",
+                     f"{s['game_win_rate_A']:.3f}  [{lo:.3f}, {hi:.3f}]"))
     rows += [("rules", f"{s['rules']['preset']} {s['rules']['overrides'] or ''}".strip()),
              ("deal set seed / hash", f"{s['seed']} / {s['deal_set_hash'][:16]}"),
              ("elapsed", f"{s['elapsed_seconds']:.1f} s")]
@@ -352,7 +354,8 @@ def write_outputs(out: Path, res: RotationPairResult) -> None:
 def summary_line(s: dict[str, Any]) -> str:
     d = s["difference_A_minus_B"]
     line = (f"{s['agents']['A']} vs {s['agents']['B']}: penalty per round A {s['penalty_A']['mean']:.2f}, "
-            f"B {s['penalty_B']['mean']:.2f}, A − B {d['mean']:+.2f} [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] "
+            f"B {s['penalty_B']['mean']:.2f}, A − B {d['mean']:+.2f} "
+            f"[{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] "
             f"over {s['deals']} deals x {s['plays_per_deal']} rotations")
     if s["games"]:
         line += (f"; A's game win rate {s['game_win_rate_A']:.3f} [{s['game_win_ci95_A'][0]:.3f}, "

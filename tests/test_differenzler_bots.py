@@ -68,7 +68,8 @@ def test_random_prediction_is_the_rule_of_thumb():
     dealer = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6"]
     rest = [c for c in (s + r for s in "DHSC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6"))
             if c not in forehand + dealer]
-    hands = np.array([mask_of(forehand), mask_of(rest[:9]), mask_of(rest[9:]), mask_of(dealer)], dtype=np.int64)
+    hands = np.array([mask_of(forehand), mask_of(rest[:9]), mask_of(rest[9:]), mask_of(dealer)],
+                     dtype=np.int64)
     st = core.new_state(5)
     core.start_round(st, hands, 3, rules.params)
     bot = RandomAgent(seed=0, rules=rules)
@@ -98,7 +99,8 @@ def ducking_position(prediction: int):
     p0 = ["S10", "HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7"]
     rest = [c for c in (s + r for s in "DHSC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6"))
             if c not in me + p0]
-    hands = np.array([mask_of(p0[1:]), mask_of(me), mask_of(rest[:9]), mask_of(rest[9:]), 0, 0], dtype=np.int64)
+    hands = np.array([mask_of(p0[1:]), mask_of(me), mask_of(rest[:9]), mask_of(rest[9:]), 0, 0],
+                     dtype=np.int64)
     played = np.array([mask_of(["S10"]), 0, 0, 0, 0, 0], dtype=np.int64)
     zeros = np.zeros(6, dtype=np.int64)
     trick = np.array([card_id("S10"), -1, -1, -1, -1, -1], dtype=np.int64)
@@ -145,9 +147,9 @@ def rebuilt(st, rules, swap=None, predictions=None):
         hands[q] = hands[q] & ~(1 << b) | (1 << a)
     trick = pad(v.trick + [-1] * 6)
     out = core.new_state(1)
-    core.set_play_position(out, pad(hands), pad(v.played), pad(v.voids), pad([0] * 6), trick, v.cards_in_trick,
-                           v.leader, v.forehand, 0, -1, v.contract, v.trick_number, pad(v.points),
-                           pad(v.tricks_won), v.to_move, rules.params)
+    core.set_play_position(out, pad(hands), pad(v.played), pad(v.voids), pad([0] * 6), trick,
+                           v.cards_in_trick, v.leader, v.forehand, 0, -1, v.contract, v.trick_number,
+                           pad(v.points), pad(v.tricks_won), v.to_move, rules.params)
     core.set_predictions(out, pad(predictions or v.predictions), rules.params)
     return out
 
@@ -168,8 +170,8 @@ def test_hidden_hands_and_predictions_do_not_change_an_action(game):
     me = v.to_move
     p, q = (me + 1) % n, (me + 2) % n
     a = next(c for c in range(36) if v.hands[p] >> c & 1)
-    b = next(c for c in range(36) if v.hands[q] >> c & 1 and c // 9 == a // 9) if any(
-        v.hands[q] >> c & 1 and c // 9 == a // 9 for c in range(36)) else next(c for c in range(36) if v.hands[q] >> c & 1)
+    q_cards = [c for c in range(36) if v.hands[q] >> c & 1]
+    b = next((c for c in q_cards if c // 9 == a // 9), q_cards[0])     # same suit where possible
     preds = list(v.predictions)
     preds[p] = (preds[p] + 37) % 158
     base = rebuilt(st, rules)
@@ -193,7 +195,7 @@ def test_rotation_plays_each_deal_once_per_seat_for_every_agent(game):
     res = play_rotations(Table(rules), deal, lineup, 3, keep)
     assert len(keep) == n and len(res.penalties) == n
     start = core.StateView(deal.start, rules.params)
-    for seat_agents, st in keep:                     # the same hands and trump in every play
+    for _, st in keep:                     # the same hands and trump in every play
         v = core.StateView(st, rules.params)
         assert v.dealt == start.hands and v.contract == start.contract
     for agent in lineup:                             # every agent in every seat once
