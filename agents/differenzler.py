@@ -98,7 +98,7 @@ from .differenzler_view import (
     ViewDecoder,
     prediction_action,
 )
-from .heuristic import possible_cards
+from .heuristic import check_action, possible_cards
 
 ALL_CARDS = (1 << 36) - 1
 N_SUITS = 4
@@ -323,13 +323,6 @@ def state_card(st: np.ndarray, target: int, rp: np.ndarray) -> int:
                        trick_number(st) == rp[RP_TRICKS] - 1, rp)
 
 
-def _checked(card: int, legal: int) -> int:
-    if card < 0 or not (legal >> card) & 1:
-        raise RuntimeError(f"internal error: the Differenzler bot chose card {card}, not among the legal "
-                           f"cards {[c for c in range(36) if legal >> c & 1]}")
-    return int(card)
-
-
 class DifferenzlerHeuristic(Agent):
     """The target-tracking heuristic (module docstring) for ``differenzler``/``differenzler3``."""
 
@@ -351,7 +344,7 @@ class DifferenzlerHeuristic(Agent):
         legal = int(v[DV_LEGAL])
         if legal == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
-        return _checked(int(view_card(v, v[DV_PREDICTIONS], self.rp)), legal)
+        return check_action(int(view_card(v, v[DV_PREDICTIONS], self.rp)), legal)
 
 
 def differenzler_rules(rules: str | Rules | None) -> Rules:
@@ -581,7 +574,7 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
         sums = np.zeros(36, dtype=np.int64)
         self._search(lambda k: pimc_penalties(v, self.rp, k, rng, sums))
         best = min((c for c in range(36) if legal >> c & 1), key=lambda c: sums[c])
-        return _checked(best, legal)
+        return check_action(best, legal)
 
 
 __all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "estimate_points", "choose_card", "view_card",

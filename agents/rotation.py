@@ -51,6 +51,7 @@ from jass_env.rules import Rules, make_rules
 
 from . import stats
 from .base import Agent
+from .evaluate import Progress, _hash_seed, _reset_agents, deal_seed, match_seed, seat_seed
 from .registry import agent_description, make_agent
 
 CSV_FIELDS = ("deal", "seed", "dealer", "rotation", "a_seat", "penalty_A", "penalty_B_mean", "penalties")
@@ -72,8 +73,6 @@ class RotationDeal:
 
 def make_rotation_deal(rules: Rules, set_seed: int, index: int) -> RotationDeal:
     """Deal ``index`` of the set ``set_seed`` (dealer ``index % n``), hands and trump fixed."""
-    from .evaluate import deal_seed  # noqa: PLC0415 (evaluate imports this module)
-
     s = deal_seed(set_seed, index)
     st = core.new_state(seed_to_rng_state(s))
     core.reset_match(st, False)
@@ -130,14 +129,6 @@ def rotation_seats(lineup: Sequence[Agent], k: int) -> list[Agent]:
     return [lineup[(s - k) % n] for s in range(n)]
 
 
-def _reset(seat_agents: Sequence[Agent], seeds: Sequence[int]) -> None:
-    done: set[int] = set()
-    for agent, s in zip(seat_agents, seeds, strict=True):
-        if id(agent) not in done:
-            done.add(id(agent))
-            agent.reset(seed=s)
-
-
 @dataclass
 class RotationResult:
     """All rotations of one deal: ``penalties[k][s]`` = the penalty of seat s in rotation k."""
@@ -164,14 +155,12 @@ class RotationResult:
 def play_rotations(table: Table, deal: RotationDeal, lineup: Sequence[Agent], set_seed: int,
                    keep: list[tuple[list[Agent], np.ndarray]] | None = None) -> RotationResult:
     """Play ``deal`` once per rotation of ``lineup`` (A first); finished plays go to ``keep``."""
-    from .evaluate import seat_seed  # noqa: PLC0415
-
     n = len(lineup)
     seeds = [seat_seed(set_seed, deal.index, s) for s in range(n)]
     rows = []
     for k in range(n):
         seats = rotation_seats(lineup, k)
-        _reset(seats, seeds)
+        _reset_agents(seats, seeds)
         st = table.play_round(deal.start, seats)
         if keep is not None:
             keep.append((seats, st))
@@ -196,8 +185,6 @@ class GameResult:
 
 def play_game(table: Table, index: int, lineup: Sequence[Agent], k: int, set_seed: int) -> GameResult:
     """Game ``index`` with A in seat ``k`` (every rotation of a game deals the same rounds)."""
-    from .evaluate import _hash_seed, match_seed  # noqa: PLC0415
-
     rp = table.rp
     n = len(lineup)
     seats = rotation_seats(lineup, k)
@@ -208,7 +195,7 @@ def play_game(table: Table, index: int, lineup: Sequence[Agent], k: int, set_see
     while True:
         if view.rounds_done != current:
             current = view.rounds_done
-            _reset(seats, [_hash_seed(set_seed, 3, index, current, s) for s in range(n)])
+            _reset_agents(seats, [_hash_seed(set_seed, 3, index, current, s) for s in range(n)])
         core.apply_action(st, table.act(seats[int(to_move(st))], st), rp)
         if core.episode_over(st, rp):
             break
@@ -241,8 +228,6 @@ def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "d
                       label_a: str | None = None, label_b: str | None = None) -> RotationPairResult:
     """Seat-rotation evaluation of A against B (module docstring) on ``deals`` deals of the set
     ``seed`` and ``matches`` games. Agents: spec strings, factories or instances."""
-    from .evaluate import Progress  # noqa: PLC0415
-
     rules = make_rules(rules)
     if rules.spec.team_mode != "none":
         raise ValueError(f"seat rotation is for games where everyone plays alone; {rules.game} has teams "
