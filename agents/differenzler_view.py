@@ -45,6 +45,8 @@ from jass_env.observation_differenzler import OBS_DIMS, SLICES
 from jass_env.rules import Rules
 from jass_env.spec import MAX_PLAYERS, N_PREDICTIONS, ROUND_POINTS
 
+from .view import _mask36, _one_hot  # the one decoder of card sets and one-hot slices
+
 N_CARDS = 36
 N_SUITS = 4
 #: DV_PHASE values
@@ -84,23 +86,6 @@ def observation_offsets(game: str) -> np.ndarray:
 
 
 @njit(cache=True)
-def _cards(obs: np.ndarray, start: int) -> int:
-    m = np.int64(0)
-    for c in range(N_CARDS):
-        if obs[start + c] > 0.5:
-            m |= np.int64(1) << c
-    return m
-
-
-@njit(cache=True)
-def _one_hot(obs: np.ndarray, start: int, k: int) -> int:
-    for i in range(k):
-        if obs[start + i] > 0.5:
-            return i
-    return -1
-
-
-@njit(cache=True)
 def _points(x: float) -> int:
     return int(np.floor(x * ROUND_POINTS + 0.5))
 
@@ -116,12 +101,12 @@ def decode_view(obs: np.ndarray, mask: np.ndarray, offs: np.ndarray, n: int, tri
     out[:] = 0
     out[DV_PLAYERS] = n
     out[DV_TRICKS] = tricks
-    out[DV_HAND] = _cards(obs, offs[_O_HAND])
+    out[DV_HAND] = _mask36(obs, offs[_O_HAND])
     for r in range(MAX_PLAYERS):
         out[DV_TRICK + r] = -1
         out[DV_PREDICTIONS + r] = -1
     for r in range(n):
-        out[DV_PLAYED + r] = _cards(obs, offs[_O_PLAYED] + N_CARDS * r)
+        out[DV_PLAYED + r] = _mask36(obs, offs[_O_PLAYED] + N_CARDS * r)
         v = 0
         for s in range(N_SUITS):
             if obs[offs[_O_VOIDS] + N_SUITS * r + s] > 0.5:
