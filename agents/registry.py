@@ -194,7 +194,10 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
     if cls is None:
         raise AgentSpecError(f"agent {name!r} is not available: {module_name} has no {cls_name}")
     if kind.takes_rules:
-        agent = cls(rules, **params)
+        try:
+            agent = cls(rules, **params)
+        except ValueError as e:          # a parameter this game's bot does not take (or rules it cannot play)
+            raise AgentSpecError(f"agent spec {spec!r} for {rules.game}: {e}") from None
     elif kind.checks_rules:
         agent = cls(rules=rules, **params)
     else:

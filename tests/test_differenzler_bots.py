@@ -227,3 +227,26 @@ def test_cli_rotation_end_to_end(tmp_path, capsys):
     assert s["game_win_chance_level"] == pytest.approx(1 / 3)
     assert len((out / "deals.csv").read_text().splitlines()) == 1 + 3 * 3
     assert "A − B" in capsys.readouterr().out
+
+
+def test_bad_input_is_a_named_error():
+    from agents.registry import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="heuristic only"):
+        make_agent("pimc:rollout=random", "differenzler")
+    with pytest.raises(ValueError, match="differenzler or differenzler3"):
+        DifferenzlerHeuristic("schieber")
+    rules = make_rules("differenzler3")
+    obs = {"observation": np.zeros(OBS_DIMS["differenzler"], dtype=np.float32),
+           "action_mask": np.ones(194, dtype=np.int8)}
+    with pytest.raises(ValueError, match="an observation of 343"):
+        DifferenzlerHeuristic(rules).act(obs)
+
+
+def test_pimc_time_limit_stops_adding_worlds():
+    rules = make_rules("differenzler")
+    deal = make_rotation_deal(rules, 1, 0)
+    bot = DifferenzlerPIMC(rules, worlds=10**6, time_limit=0.01, seed=1)
+    st = deal.start.copy()
+    a = bot.act(seat_obs(st, rules, int(core.StateView(st, rules.params).to_move)))
+    assert 36 <= a < 194 and 1 <= bot.last_worlds < 10**6
