@@ -16,7 +16,8 @@ Heuristic (:class:`DifferenzlerHeuristic`)
   later player can beat (last to play: the winner that lands closest to the prediction); otherwise
   discard the lowest card. At or above target (need <= 0): duck: follow with the highest card that
   does not win (fewest points among equals), lead the card most likely to be beaten; forced to win,
-  play the winner most likely to be overtaken.
+  play the winner most likely to be overtaken. On the next-to-last trick (the last one leaves no
+  choice) both tricks are weighed together, the last one with its 5: the card kept decides it.
 
 PIMC (:class:`DifferenzlerPIMC`)
 --------------------------------
@@ -67,12 +68,11 @@ from jass_env.kernel import (
     score_of,
     seat_after,
     to_move,
-    trick_number,
     trick_winner_position,
     voids,
     xorshift32,
 )
-from jass_env.rules import RP_TRICKS, Rules, make_rules
+from jass_env.rules import Rules, make_rules
 from jass_env.spec import LAST_TRICK_BONUS, MAX_PLAYERS, ROUND_POINTS
 
 from .base import Agent
@@ -200,13 +200,13 @@ def _rank(card: int, trump: int) -> int:
 
 @njit(cache=True)
 def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int, played: int,
-                voids_rel: np.ndarray, players: int, need: int, last: bool, rp: np.ndarray) -> int:
+                voids_rel: np.ndarray, players: int, need: int, rp: np.ndarray) -> int:
     """The heuristic's card (see the module docstring).
 
     ``legal`` the legal cards (36-bit mask), ``trick`` the current trick's first ``n_in`` cards
     (leader first), ``played`` every card played this round, ``voids_rel[k]`` the shown voids of
-    the seat ``k`` places after me, ``need`` = prediction − points taken, ``last`` whether this is
-    the round's last trick.
+    the seat ``k`` places after me, ``need`` = prediction − points taken. (The last trick leaves
+    no choice; its 5 is weighed on the trick before.)
     """
     if popcount(legal) == 1:
         return lowest_bit(legal)
@@ -224,7 +224,7 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
         unseen_points += card_points(lowest_bit(m), trump, rp)
         m &= m - 1
     avg = unseen_points / n_unseen if n_unseen > 0 else 0.0
-    value = (LAST_TRICK_BONUS if last else 0) + later_n * avg      # the trick's value without my card
+    value = later_n * avg             # the trick's value without my card (its cards are added below)
     if n_in == 0:
         best_s = -1
     else:
@@ -242,6 +242,8 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
             winners |= np.int64(1) << c
             if _beaten_by(c, ls, trump, _threats(later_cards, voids_rel, ls, trump)) == 0:
                 safe |= np.int64(1) << c
+    if popcount(hand) == 2:
+        return _penultimate(hand, legal, safe, trump, unseen, value, players, avg, need, rp)
     if need > 0:
         # the safe winner that brings the points closest to the prediction, the cheapest among equals
         best = NO_CARD
@@ -277,6 +279,31 @@ def choose_card(hand: int, legal: int, trick: np.ndarray, n_in: int, trump: int,
 
 
 @njit(cache=True)
+def _penultimate(hand: int, legal: int, safe: int, trump: int, unseen: int, value: float, players: int,
+                 avg: float, need: int, rp: np.ndarray) -> int:
+    """The next-to-last trick, minding the last trick's 5: the card whose two tricks together
+    land closest to the prediction. Playing ``c`` takes this trick if ``c`` is a safe winner; the
+    card kept takes the last trick (its points, the 5 and ``players − 1`` average cards) if it is
+    the highest trump out, or if I lead it and nobody can beat it."""
+    best = NO_CARD
+    best_gap = 0.0
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        kept = lowest_bit(hand & ~(np.int64(1) << c))
+        wins_now = (safe >> c) & 1
+        gain = value + card_points(c, trump, rp) if wins_now else 0.0
+        top_trump = kept // 9 == trump and _beaten_by(kept, trump, trump, unseen) == 0
+        if top_trump or (wins_now and _beaten_by(kept, kept // 9, trump, unseen) == 0):
+            gain += LAST_TRICK_BONUS + card_points(kept, trump, rp) + (players - 1) * avg
+        gap = abs(need - gain)
+        if best == NO_CARD or gap < best_gap:
+            best, best_gap = c, gap
+    return best
+
+
+@njit(cache=True)
 def _extreme(cards: int, trump: int, rp: np.ndarray, highest: bool) -> int:
     """The highest (or lowest) card of ``cards`` within its suit, trumps counting above side
     cards; among equals the one with the fewest points."""
@@ -301,7 +328,7 @@ def view_card(v: np.ndarray, target: int, rp: np.ndarray) -> int:
         played |= v[DV_PLAYED + r]
     return choose_card(v[DV_HAND], v[DV_LEGAL], v[DV_TRICK:DV_TRICK + MAX_PLAYERS], v[DV_N_TRICK],
                        v[DV_TRUMP], played, v[DV_VOIDS:DV_VOIDS + MAX_PLAYERS], v[DV_PLAYERS],
-                       target - v[DV_POINTS], v[DV_TRICK_NO] == v[DV_TRICKS] - 1, rp)
+                       target - v[DV_POINTS], rp)
 
 
 @njit(cache=True)
@@ -319,8 +346,7 @@ def state_card(st: np.ndarray, target: int, rp: np.ndarray) -> int:
         voids_rel[k] = shown[seat_after(p, k, n)]
     legal = core.legal_actions_mask(st, rp) & ALL_CARDS
     return choose_card(hand_of(st, p), legal, current_trick(st), cards_in_trick(st), contract(st),
-                       played, voids_rel, n, target - points_of(st, p),
-                       trick_number(st) == rp[RP_TRICKS] - 1, rp)
+                       played, voids_rel, n, target - points_of(st, p), rp)
 
 
 class DifferenzlerHeuristic(Agent):

@@ -250,3 +250,28 @@ def test_pimc_time_limit_stops_adding_worlds():
     st = deal.start.copy()
     a = bot.act(seat_obs(st, rules, int(core.StateView(st, rules.params).to_move)))
     assert 36 <= a < 194 and 1 <= bot.last_worlds < 10**6
+
+
+def test_heuristic_minds_the_last_tricks_five():
+    """Next-to-last trick, hearts trump, at target: player 0 led the diamond 6; player 1 holds the
+    diamond Ace and the Puur (the highest trump). Both win this trick; keeping the Puur would also
+    win the last trick and its 5, so the Puur goes now and the Ace is kept (a trump is still out,
+    so the Ace cannot be sure of the last trick)."""
+    rules = make_rules("differenzler")
+    held = {0: ["C7"], 1: ["DA", "HJ"], 2: ["H6", "C8"], 3: ["S6", "S7"]}
+    every = [s + r for s in "DHSC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6")]
+    rest = [c for c in every if c != "D6" and all(c not in h for h in held.values())]
+    played = [rest[7 * p:7 * p + 7] + (["D6"] if p == 0 else []) for p in range(4)]
+    hands = np.array([mask_of(held[p]) for p in range(4)] + [0, 0], dtype=np.int64)
+    played_m = np.array([mask_of(played[p]) for p in range(4)] + [0, 0], dtype=np.int64)
+    zeros = np.zeros(6, dtype=np.int64)
+    trick = np.array([card_id("D6"), -1, -1, -1, -1, -1], dtype=np.int64)
+    points = np.array([40, 30, 40, 42, 0, 0], dtype=np.int64)
+    tricks = np.array([2, 2, 2, 1, 0, 0], dtype=np.int64)
+    st = core.new_state(1)
+    core.set_play_position(st, hands, played_m, zeros, zeros, trick, 1, 0, 0, 0, -1, 1, 7, points, tricks, 1,
+                           rules.params)
+    core.set_predictions(st, np.array([40, 30, 40, 40, -1, -1], dtype=np.int64), rules.params)
+    obs = seat_obs(st, rules, 1)
+    assert np.flatnonzero(obs["action_mask"]).tolist() == sorted([card_id("DA"), card_id("HJ")])
+    assert DifferenzlerHeuristic(rules).act(obs) == card_id("HJ")
