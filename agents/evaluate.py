@@ -22,6 +22,13 @@ Protocol
 Agents act on ``{"observation": float32[OBS_DIM], "action_mask": int8[43]}`` for the player to
 move, encoded by :mod:`jass_env.observation` exactly as in the AEC environment.
 
+Games where everyone plays alone (``--rules differenzler`` or ``differenzler3``) are evaluated by
+**seat rotation** instead (:mod:`agents.rotation`): A in one seat and B in the others, every deal
+played once per rotation (n plays), so A holds every hand; reported are each agent's mean penalty
+per round, A − B, all with 95 % intervals, and with ``--matches M`` A's win rate over M games of
+12 rounds (each played in every rotation) against the chance level 1/n. ``--round-robin`` and
+``--workers`` are for the duplicate evaluation only.
+
 Outputs in ``--out DIR``: ``deals.csv`` (per-deal paired results), ``summary.json``, ``summary.md``
 and ``summary.png``.
 """
@@ -46,8 +53,10 @@ import numpy as np
 
 from jass_env import core
 from jass_env.game import IllegalActionError, Match, Round, seed_to_rng_state
+from jass_env.kernel import deal, phase, rounds_done, to_move
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 from jass_env.rules import Rules, RulesError, make_rules
+from jass_env.spec import SPECS
 
 from . import stats
 from .base import Agent
@@ -96,12 +105,12 @@ class Deal:
 
 def make_deal(set_seed: int, index: int) -> Deal:
     """Deal ``index`` of the set ``set_seed``: hands shuffled by the engine from the deal seed."""
-    st = np.zeros(core.S_SIZE, dtype=np.int64)
     s = deal_seed(set_seed, index)
-    st[core.S_RNG] = seed_to_rng_state(s)
-    hands = np.zeros(4, dtype=np.int64)
-    core.deal(st, hands)
-    return Deal(index, s, index % 4, tuple(int(h) for h in hands))
+    st = core.new_state(seed_to_rng_state(s))
+    schieber = SPECS["schieber"]
+    hands = np.zeros(2 * schieber.players, dtype=np.int64)        # hands, then the deal's scratch
+    deal(st, hands, schieber.players, schieber.hand_size)
+    return Deal(index, s, index % 4, tuple(int(h) for h in hands[:schieber.players]))
 
 
 def make_deal_set(n: int, set_seed: int) -> list[Deal]:
@@ -129,7 +138,7 @@ def _reset_agents(seat_agents: Sequence[Agent], seeds: Sequence[int]) -> None:
 
 def _act(agent: Agent, st: np.ndarray, rp: np.ndarray) -> int:
     """Ask ``agent`` for the action of the player to move; checks it is legal."""
-    player = int(st[core.S_TO_MOVE])
+    player = int(to_move(st))
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(43, dtype=np.int8)
     encode_observation(st, player, rp, obs)
@@ -150,8 +159,8 @@ def play_deal(rules: Rules, deal: Deal, seat_agents: Sequence[Agent]) -> Round:
     which the caller passes via ``deal``); returns the finished Round."""
     rnd = Round(rules, hands=list(deal.hands), dealer=deal.dealer)
     st, rp = rnd.state, rnd.rp
-    while st[core.S_PHASE] != core.PHASE_OVER:
-        core.apply_action(st, _act(seat_agents[int(st[core.S_TO_MOVE])], st, rp), rp)
+    while phase(st) != core.PHASE_OVER:
+        core.apply_action(st, _act(seat_agents[int(to_move(st))], st, rp), rp)
     return rnd
 
 
@@ -243,17 +252,17 @@ def play_match(rules: Rules, index: int, team_a: Sequence[Agent], team_b: Sequen
     current = -1
     while not m.is_over:
         st = m.state
-        if int(st[core.S_ROUND_NO]) != current:
-            current = int(st[core.S_ROUND_NO])
+        if int(rounds_done(st)) != current:
+            current = int(rounds_done(st))
             _reset_agents(seats, [_hash_seed(set_seed, 3, index // 2, current, s) for s in range(4)])
         try:
-            m.step(_act(seats[int(st[core.S_TO_MOVE])], st, rp))
+            m.step(_act(seats[int(to_move(st))], st, rp))
         except IllegalActionError as e:  # _act already checked legality; kept for safety
             raise EvaluationError(str(e)) from e
     w = m.winner
     result = 0.5 if w == 2 else (1.0 if w == a_team else 0.0)
     return MatchResult(index, seed, "0&2" if a_team == 0 else "1&3", m.scores[a_team],
-                       m.scores[1 - a_team], int(m.state[core.S_ROUND_NO]), result)
+                       m.scores[1 - a_team], int(rounds_done(m.state)), result)
 
 
 # ---------------------------------------------------------------------------------- progress bar
@@ -636,10 +645,12 @@ def _parser() -> argparse.ArgumentParser:
         epilog="agent specs:\n" + describe_specs())
     ap.add_argument("agents", nargs="*", metavar="AGENT", help="two agent specs: A (evaluated) and B")
     ap.add_argument("--round-robin", nargs="+", metavar="AGENT", help="evaluate every pair of these agents")
-    ap.add_argument("--deals", type=int, default=500, help="deals, each played twice (default 500)")
+    ap.add_argument("--deals", type=int, default=500,
+                    help="deals, each played twice (Differenzler: once per seat rotation) (default 500)")
     ap.add_argument("--rules", default="schieber", help="rules preset (default schieber)")
     ap.add_argument("--seed", type=int, default=0, help="deal-set seed (default 0)")
-    ap.add_argument("--matches", type=int, default=20, help="matches to the target per pair (default 20)")
+    ap.add_argument("--matches", type=int, default=20,
+                    help="matches to the target per pair, or Differenzler games of 12 rounds (default 20)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -677,6 +688,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         return fail(f"cannot create the output folder {str(out)!r}: {e}")
+    if rules.spec.team_mode == "none":
+        return _main_rotation(args, rules, specs, out, fail)
     try:
         if args.round_robin:
             pairs, summary = round_robin(specs, rules, args.deals, args.seed, args.matches, args.workers,
@@ -702,6 +715,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
         return 130
     print(f"wrote {out / 'summary.json'}, summary.md, deals.csv, summary.png")
+    return 0
+
+
+def _main_rotation(args: argparse.Namespace, rules: Rules, specs: Sequence[str], out: Path, fail) -> int:
+    """The CLI for games where everyone plays alone: the seat-rotation evaluation."""
+    from . import rotation  # noqa: PLC0415
+
+    if args.round_robin or args.workers != 1:
+        return fail(f"{rules.game} is evaluated by seat rotation of two agents (A B); "
+                    f"--round-robin and --workers are for team games")
+    try:
+        res = rotation.evaluate_rotation(specs[0], specs[1], rules, args.deals, args.seed, args.matches,
+                                         not args.quiet)
+        rotation.write_outputs(out, res)
+    except (rotation.RotationError, OSError) as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
+        return 130
+    print(rotation.summary_line(res.summary))
+    print(f"wrote {out / 'summary.json'}, summary.md, deals.csv")
     return 0
 
 

@@ -10,14 +10,19 @@ name       parameters (defaults)                              agent
 =========  ================================================  =====================================
 random     seed                                              agents.random_bot.RandomAgent
 heuristic  seed                                              agents.heuristic.HeuristicAgent
-pimc       worlds=10, rollout=heuristic|random,              agents.pimc.PIMCAgent
-           time_limit (seconds per decision), seed
+                                                             (Differenzler: agents.differenzler.
+                                                             DifferenzlerHeuristic)
+pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAgent (Differenzler:
+           random (Differenzler: heuristic), time_limit      agents.differenzler.DifferenzlerPIMC)
+           (seconds per decision), seed
 policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
            or random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 =========  ================================================  =====================================
 
-Bot classes are imported only when asked for, so torch is loaded only for policy agents.
+``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
+each with its own bot. Bot classes are imported only when asked for, so torch is loaded only for
+policy agents.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jass_env.rules import Rules, make_rules
@@ -71,8 +76,9 @@ def _rollout(v: str) -> str:
 @dataclass(frozen=True)
 class AgentType:
     """One registry entry: where the class lives, its parameters (name -> parser), whether it
-    takes the rules as first argument, or (``checks_rules``) as the keyword ``rules`` to check a
-    trained policy against them."""
+    takes the rules as first argument, or (``checks_rules``) as the keyword ``rules`` (a trained
+    policy checks them, the random bot reads the game); ``by_game`` names another (module, class)
+    for some games (the same name then plays each game with its own bot)."""
 
     module: str
     cls: str
@@ -80,16 +86,25 @@ class AgentType:
     takes_rules: bool
     help: str
     checks_rules: bool = False
+    by_game: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def _DIFFERENZLER(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a table entry)
+    """``by_game`` for a bot class of :mod:`agents.differenzler` in both Differenzler games."""
+    return {"differenzler": ("agents.differenzler", cls), "differenzler3": ("agents.differenzler", cls)}
 
 
 AGENTS: dict[str, AgentType] = {
     "random": AgentType("agents.random_bot", "RandomAgent", {"seed": int}, False,
-                        "uniformly random legal actions"),
+                        "uniformly random legal actions (Differenzler: rule-of-thumb prediction)",
+                        checks_rules=True),
     "heuristic": AgentType("agents.heuristic", "HeuristicAgent", {"seed": int}, True,
-                           "Graf trump choice and rule-based card play"),
+                           "Graf trump choice and rule-based card play (Differenzler: target tracking)",
+                           by_game=_DIFFERENZLER("DifferenzlerHeuristic")),
     "pimc": AgentType("agents.pimc", "PIMCAgent",
                       {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
-                      True, "Perfect Information Monte Carlo search"),
+                      True, "Perfect Information Monte Carlo search",
+                      by_game=_DIFFERENZLER("DifferenzlerPIMC")),
     "policy": AgentType("agents.policy", "PolicyAgent",
                         {"checkpoint": str, "greedy": _bool, "seed": int}, False,
                         "a trained policy checkpoint (default: agents/checkpoints/default.pt)",
@@ -169,17 +184,22 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
     kind = AGENTS[name]
     if seed is not None:
         params.setdefault("seed", seed)
+    rules = make_rules(rules)
+    module_name, cls_name = kind.by_game.get(rules.game, (kind.module, kind.cls))
     try:
-        module = importlib.import_module(kind.module)
+        module = importlib.import_module(module_name)
     except ImportError as e:
-        raise AgentSpecError(f"agent {name!r} is not available: cannot import {kind.module} ({e})") from None
-    cls = getattr(module, kind.cls, None)
+        raise AgentSpecError(f"agent {name!r} is not available: cannot import {module_name} ({e})") from None
+    cls = getattr(module, cls_name, None)
     if cls is None:
-        raise AgentSpecError(f"agent {name!r} is not available: {kind.module} has no {kind.cls}")
+        raise AgentSpecError(f"agent {name!r} is not available: {module_name} has no {cls_name}")
     if kind.takes_rules:
-        agent = cls(make_rules(rules), **params)
+        try:
+            agent = cls(rules, **params)
+        except ValueError as e:          # a parameter this game's bot does not take (or rules it cannot play)
+            raise AgentSpecError(f"agent spec {spec!r} for {rules.game}: {e}") from None
     elif kind.checks_rules:
-        agent = cls(rules=make_rules(rules), **params)
+        agent = cls(rules=rules, **params)
     else:
         agent = cls(**params)
     agent.spec = spec

@@ -493,6 +493,15 @@ def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
     return total
 
 
+@njit(cache=True, error_model="numpy")
+def set_predictions(st: np.ndarray, predictions: np.ndarray, rp: np.ndarray) -> None:
+    """Write every player's Differenzler prediction (``predictions[p]``, -1 = not made) into a
+    state built by :func:`set_play_position` (a search bot's sampled world), so that the engine
+    scores the world's round with the game's penalty."""
+    for p in range(n_players(rp)):
+        st[S_PREDICTIONS + p] = predictions[p]
+
+
 # ---------------------------------------------------------------------------------- Python reader
 def new_state(rng_state: int = 1) -> np.ndarray:
     """A zeroed state array (int64, S_SIZE) whose deal generator starts at ``rng_state``."""
@@ -602,5 +611,4 @@ __all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match",
            "play_random_rounds", "first_leader", "sync_trick_winner", "legal_cards", "card_points",
            "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
            "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",
-           "PHASE_OVER", "S_SIZE", "side_of", "set_match_scores"]
-
+           "PHASE_OVER", "S_SIZE", "side_of", "set_match_scores", "set_predictions"]

@@ -175,6 +175,8 @@ def test_cli_round_robin(tmp_path, capsys) -> None:
     (["random", "random", "--rules", "bogus"], "unknown rules preset 'bogus'"),
     (["--round-robin", "random"], "a round robin needs at least 2 distinct agents"),
     (["--round-robin", "random", "random"], "a round robin needs at least 2 distinct agents"),
+    (["--round-robin", "random", "heuristic", "--rules", "differenzler"], "seat rotation of two agents"),
+    (["random", "heuristic", "--rules", "differenzler3", "--workers", "2"], "seat rotation of two agents"),
 ])
 def test_cli_bad_arguments(tmp_path, capsys, args, message) -> None:
     assert ev.main([*args, "--deals", "2", "--out", str(tmp_path)]) == 2
