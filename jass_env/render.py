@@ -111,6 +111,14 @@ def _trick_lines(view: core.StateView) -> list[str]:
     return lines
 
 
+def _head(view: core.StateView, title: str, of_rounds: str) -> str:
+    """The first line: the game, the round of a match, dealer and forehand."""
+    head = title
+    if view.is_match:
+        head += f" · round {view.rounds_done + (0 if view.is_over else 1)}{of_rounds}"
+    return head + f" · dealer {player_name(view.dealer)} · forehand {player_name(view.forehand)}"
+
+
 def _hand_line(view: core.StateView, p: int, label: str, show_hands: ShowHands) -> str:
     hand = view.hands[p]
     if show_hands == "all" or show_hands == p:
@@ -120,12 +128,7 @@ def _hand_line(view: core.StateView, p: int, label: str, show_hands: ShowHands) 
 
 def _schieber_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
     everything = show_hands == "all"
-    lines: list[str] = []
-    head = f"Jass ({rules.name})"
-    if view.is_match:
-        head += f" · round {view.rounds_done + (0 if view.is_over else 1)}"
-    head += f" · dealer {player_name(view.dealer)} · forehand {player_name(view.forehand)}"
-    lines.append(head)
+    lines = [_head(view, f"Jass ({rules.name})", "")]
 
     c = view.contract
     pushed = f" (pushed by {player_name(view.forehand)})" if view.pushed else ""
@@ -179,12 +182,7 @@ def _schieber_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
 
 def _differenzler_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
     n = view.players
-    lines: list[str] = []
-    head = f"{rules.spec.title} ({rules.name})"
-    if view.is_match:
-        head += f" · round {view.rounds_done + (0 if view.is_over else 1)} of {rules.match_rounds}"
-    head += f" · dealer {player_name(view.dealer)} · forehand {player_name(view.forehand)}"
-    lines.append(head)
+    lines = [_head(view, f"{rules.spec.title} ({rules.name})", f" of {rules.match_rounds}")]
     card = view.trump_card
     if view.contract < 0:
         lines.append("Trump: not fixed yet")
