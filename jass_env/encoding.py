@@ -21,7 +21,7 @@ from .rules import RP_KIND, Rules
 from .spec import KIND_SCHIEBER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """The observation of player ``observer`` in the game of ``rp`` into ``out`` (float32)."""
     if rp[RP_KIND] == KIND_SCHIEBER:
@@ -30,7 +30,7 @@ def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.nd
         observation_differenzler.encode_observation(st, observer, rp, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """The full-information state from ``observer``'s seat in the game of ``rp`` into ``out``."""
     if rp[RP_KIND] == KIND_SCHIEBER:
