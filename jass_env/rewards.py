@@ -63,7 +63,7 @@ def reward_kind(name: str, rules: Rules | None = None) -> int:
     return REWARD_KINDS.index(name)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
     """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
     per player of the game)."""
