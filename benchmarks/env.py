@@ -10,7 +10,8 @@ machine it is not distorted by other processes); the wall rate is printed too.
 
 Measured, when they install here (a missing one is skipped with the reason):
 
-* ``jass_v0`` through ``raw_env`` and through ``env()`` (PettingZoo's wrappers);
+* ``jass_v0`` through ``raw_env`` and through ``env()`` (PettingZoo's wrappers), and the same for
+  Differenzler (``--differenzler``, a Differenzler preset, default ``differenzler``; ``""`` skips);
 * PettingZoo classic card games ``leduc_holdem_v4``, ``texas_holdem_v4`` (need ``rlcard`` and
   ``pygame``: ``pip install 'pettingzoo[classic]'``) and ``hanabi_v5`` (PettingZoo 1.27 runs it
   on OpenSpiel through ``shimmy``: ``pip install shimmy open_spiel``), raw and wrapped likewise;
@@ -20,7 +21,8 @@ Measured, when they install here (a missing one is skipped with the reason):
   reports the same number in both columns.
 
 Run: ``python benchmarks/env.py [--seconds 3]``. Prints a table, then ONE JSON line
-``{"raw_env_steps_per_s": ..., "env_steps_per_s": ..., "peers": {name: {...}}}``.
+``{"raw_env_steps_per_s": ..., "env_steps_per_s": ..., "differenzler": {"raw_env_steps_per_s": ...,
+"env_steps_per_s": ...}, "peers": {name: {...}}}``.
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
     ap.add_argument("--rules", default="schieber", help="jass rules preset (default schieber)")
+    ap.add_argument("--differenzler", default="differenzler",
+                    help="Differenzler preset of the Differenzler rows ('' skips them)")
     args = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
 
@@ -147,6 +151,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rows += [("jass_v0", "raw_env", *raw), ("jass_v0", "env()", *wrapped)]
     result["raw_env_steps_per_s"] = round(raw[0])
     result["env_steps_per_s"] = round(wrapped[0])
+    if args.differenzler:
+        d = args.differenzler
+        d_raw = aec_rate(lambda: jass_raw(d), args.seconds)
+        d_wrapped = aec_rate(lambda: jass_env_fn(rules=d), args.seconds)
+        rows += [(d, "raw_env", *d_raw), (d, "env()", *d_wrapped)]
+        result["differenzler"] = {"rules": d, "raw_env_steps_per_s": round(d_raw[0]),
+                                  "env_steps_per_s": round(d_wrapped[0])}
 
     for name in ("leduc_holdem_v4", "texas_holdem_v4", "hanabi_v5"):
         try:

@@ -1,6 +1,7 @@
 """Throughput and memory of the batched environment (jass_env.vector), with the AEC env for scale.
 
-    python benchmarks/vector.py [--seconds 2.0] [--rules schieber] [--no-parallel]
+    python benchmarks/vector.py [--seconds 2.0] [--rules schieber] [--differenzler differenzler]
+                                [--no-parallel]
 
 One *decision* is one action of one game. Each measurement runs ``env.step(env.sample_actions())``
 (random legal actions drawn in compiled code; observations, masks, rewards and auto-resets
@@ -11,6 +12,9 @@ with the observation read by ``env.last()`` each decision.
 Memory: ``bytes_per_game`` sums the nbytes of every array the env holds per game
 (``VectorJassEnv.per_game_arrays``); it is cross-checked by tracemalloc (bytes allocated by
 building and resetting an env, difference between two sizes / difference of num_envs).
+
+A Differenzler row (``--differenzler``, a Differenzler preset; ``""`` skips it) measures the same
+loop at 1024 games, checked, for that game (194 actions, per-player rewards).
 
 The single-core numbers run with every thread pool at 1 thread. Unless ``--no-parallel``, the
 ``parallel=True`` mode is then measured at 1024 and 16384 games with 1 and 2 numba threads.
@@ -42,7 +46,8 @@ import numba  # noqa: E402
 from jass_env.vector import VectorJassEnv  # noqa: E402
 
 SIZES = (1, 64, 1024, 16384)
-TARGET_DECISIONS = 1_000_000   # per second at num_envs=1024 on one core
+TARGET_DECISIONS = 2_500_000   # per second at num_envs=1024 on one core (Schieber)
+TARGET_DIFFERENZLER = 2_000_000  # the same for Differenzler
 TARGET_BYTES = 4096            # per game
 
 
@@ -97,10 +102,26 @@ def traced_bytes(num_envs: int, rules: str) -> int:
     return used
 
 
+def differenzler_row(rules: str, seconds: float) -> dict[str, object]:
+    """Decisions per second (wall and CPU time) of the batched Differenzler env at 1024 games."""
+    env = VectorJassEnv(1024, rules=rules)
+    env.reset(seed=0)
+    env.step(env.sample_actions())                     # compile / load
+    rate, cpu_rate = decisions_per_s(env, seconds)
+    ok = max(rate, cpu_rate) >= TARGET_DIFFERENZLER
+    print(f"{rules}: num_envs=  1024  check_actions=True  {rate:12,.0f} decisions/s   (per CPU second: "
+          f"{cpu_rate:12,.0f}); {env.bytes_per_game:.0f} bytes/game; target >= "
+          f"{TARGET_DIFFERENZLER:,}: {'met' if ok else 'NOT met'}")
+    return {"rules": rules, "decisions_per_s_1024": round(rate), "decisions_per_cpu_s_1024": round(cpu_rate),
+            "bytes_per_game": round(env.bytes_per_game), "target_met": ok}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed loop (s)")
     parser.add_argument("--rules", default="schieber", help="rules preset")
+    parser.add_argument("--differenzler", default="differenzler",
+                        help="Differenzler preset of the Differenzler row ('' skips it)")
     parser.add_argument("--no-parallel", action="store_true", help="skip the parallel=True scaling")
     args = parser.parse_args()
 
@@ -151,6 +172,8 @@ def main() -> None:
                                  "bytes_per_game_tracemalloc": round(traced),
                                  "decisions_per_cpu_s": cpu_rates,
                                  "load_average": round(os.getloadavg()[0], 2)}
+    if args.differenzler:
+        result["differenzler"] = differenzler_row(args.differenzler, args.seconds)
     if not args.no_parallel:
         threads = min(2, numba.config.NUMBA_NUM_THREADS, _USABLE_CPUS)
         scaling: dict[str, dict[str, float]] = {}

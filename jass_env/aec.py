@@ -1,4 +1,5 @@
-"""PettingZoo AEC environment for Schieber Jass (``jass_v0``).
+"""PettingZoo AEC environments for the Jass family: Schieber (``jass_v0``) and Differenzler
+(``differenzler_v0``, ``differenzler3_v0``).
 
 >>> from jass_env.aec import env
 >>> e = env(rules="schieber", episode="round", reward="points")
@@ -11,42 +12,53 @@
 ...         action = e.action_space(agent).sample(obs["action_mask"])
 ...     e.step(action)
 
+The game is the one of ``rules`` (a preset name or :class:`~jass_env.rules.Rules`); ``game=``
+("schieber", "differenzler", "differenzler3") picks that game's default preset, or checks that
+``rules`` belong to it. Everything sized by the game (agents, actions, observation) follows its
+:class:`~jass_env.spec.GameSpec`.
+
 Agents
-    ``player_0`` … ``player_3``, seated in play order; partners are 0 & 2 (team 0) and
-    1 & 3 (team 1). The agent to move is ``agent_selection``: forehand chooses the contract or
-    pushes, after a push the partner chooses, then the cards are played.
+    ``player_0`` … ``player_{n-1}``, seated in play order. Schieber (n = 4): partners are 0 & 2
+    (team 0) and 1 & 3 (team 1); forehand chooses the contract or pushes, after a push the partner
+    chooses, then the cards are played. Differenzler (n = 4, or 3 in ``differenzler3``): everyone
+    alone; trump is fixed at the deal, each player predicts his points from forehand to the dealer,
+    then the cards are played. The agent to move is ``agent_selection``.
 
 Actions
-    ``Discrete(43)`` for every agent (:mod:`jass_env.cards`): 0..35 play that card, 36..41 choose
+    Schieber: ``Discrete(43)`` (:mod:`jass_env.cards`): 0..35 play that card, 36..41 choose
     the contract D H S C obenabe undenufe, 42 push. **Weis and Stöck are declared
     automatically**: every Weis a player holds is declared when the contract is named and the
     winning team's Weis score with trick 1; Stöck (trump K+Q in one hand) is credited when the
     second of the two cards is played. So no action exists for them.
+    Differenzler: ``Discrete(194)``: 0..35 play that card, 36 + k predict k points (k = 0..157).
 
 Observations
-    ``Dict(observation=Box(0, high, (OBS_DIM,), float32), action_mask=Box(0, 1, (43,), int8))``,
-    from the observing agent's seat (:func:`jass_env.observation.encode_observation`, layout in
-    :mod:`jass_env.observation`). ``action_mask`` holds exactly the legal actions
-    (:func:`jass_env.observation.encode_action_mask`) for the agent to move and is all zero for
-    the other agents and once the episode is over (PettingZoo classic convention). ``high`` is
-    computed from the rules by :func:`observation_high` so that every value fits; see there.
-    Each call returns new arrays (keep them safely, e.g. in a replay buffer).
+    ``Dict(observation=Box(low, high, (obs_dim,), float32), action_mask=Box(0, 1, (n_actions,),
+    int8))``, from the observing agent's seat (:func:`jass_env.encoding.encode_observation`;
+    layouts: Schieber :mod:`jass_env.observation` (529), Differenzler
+    :mod:`jass_env.observation_differenzler` (423, 3 players 343)). ``action_mask`` holds exactly
+    the legal actions (:func:`jass_env.observation.encode_action_mask`) for the agent to move and
+    is all zero for the other agents and once the episode is over (PettingZoo classic convention).
+    The bounds come from :func:`jass_env.encoding.observation_bounds` (Schieber:
+    :func:`observation_high`, computed from the rules so that every value fits). Each call returns
+    new arrays (keep them safely, e.g. in a replay buffer).
 
 State
-    ``state()`` is the full-information vector of :func:`jass_env.observation.encode_state`
-    (the observation of the agent to move followed by all four hands, ``STATE_DIM`` float32),
+    ``state()`` is the full-information vector of :func:`jass_env.encoding.encode_state` (the
+    observation of the agent to move followed by all hands, and in Differenzler all predictions),
     for centralized critics; ``state_space`` is its Box. It never appears in ``observe()``.
 
 Rewards
-    :func:`jass_env.rewards.step_with_rewards` gives every step's rewards of all four agents
-    (``reward="points"``, ``"win"`` or ``"tricks"``, see :mod:`jass_env.rewards`); the two teams'
-    rewards sum to zero. ``last()`` returns the reward accumulated since the agent last acted
-    (PettingZoo's ``_cumulative_rewards``).
+    :func:`jass_env.rewards.step_with_rewards` gives every step's rewards of all agents
+    (Schieber: ``reward="points"``, ``"win"`` or ``"tricks"``; Differenzler: ``"points"`` or
+    ``"win"``; see :mod:`jass_env.rewards`); they sum to zero over the agents. ``last()`` returns
+    the reward accumulated since the agent last acted (PettingZoo's ``_cumulative_rewards``).
 
 Episodes
     ``episode="round"`` (default): one dealt round; all agents terminate when it ends.
     ``episode="match"``: rounds follow one another (next dealer in play order) until the match is
-    decided (the rules' target or number of rounds); all agents terminate then. No truncation.
+    decided (Schieber: the rules' target or number of rounds; Differenzler: ``match_rounds``
+    rounds, a tie for the lowest total playing on); all agents terminate then. No truncation.
 
 Seeding
     ``reset(seed=s)`` seeds the deal generator (``game.seed_to_rng_state``); ``reset()`` without
@@ -71,44 +83,48 @@ from numba import njit
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import core
-from .cards import ACTION_NAMES, N_ACTIONS
+from . import core, encoding, kernel
 from .game import IllegalActionError, seed_to_rng_state
-from .observation import OBS_DIM, SLICES, STATE_DIM, encode_action_mask, encode_observation, encode_state
+from .observation import TIE_ROUNDS_BOUND, encode_action_mask, observation_high
 from .render import render_table
-from .rewards import REWARD_KINDS, REWARD_SCALE, reward_kind, step_with_rewards
-from .rules import Rules, RulesError, make_rules
+from .rewards import reward_kind, reward_kinds, step_with_rewards
+from .rules import Rules, RulesError, make_rules, presets_of
+from .schieber import round_score_max
+from .spec import SPECS
 
 EPISODES = ("round", "match")
 RENDER_MODES = ("human", "ansi")
+#: Schieber's agents (every game: ``player_0`` .. ``player_{n-1}``)
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
-ENV_KWARGS = ("rules", "rule_overrides", "episode", "reward", "render_mode")
-#: consecutive tied rounds past the target (``match_finish="round_end"``) that the match-score
-#: bound of :func:`observation_high` allows for
-TIE_ROUNDS_BOUND = 10
+ENV_KWARGS = ("rules", "rule_overrides", "episode", "reward", "render_mode", "game")
+#: the registered environment name of each game
+ENV_NAMES = {"schieber": "jass_v0", "differenzler": "differenzler_v0", "differenzler3": "differenzler3_v0"}
 
 
 # ---------------------------------------------------------------------------------- compiled steps
 @njit(cache=True)
 def _env_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, is_match: bool,
-              rewards: np.ndarray) -> tuple[int, int, bool]:
-    """Apply a legal action, write the 4 rewards, deal on in a match.
+              rewards: np.ndarray) -> tuple[int, int, int, bool]:
+    """Apply a legal action, write every player's reward, deal on in a match.
 
-    Returns (player to move next or -1 when the episode is over, that player's legal-action
-    mask, whether any reward is non-zero).
+    Returns (player to move next or -1 when the episode is over, that player's legal actions as
+    the bitboard and the block of :func:`jass_env.core.legal_block`, whether any reward is
+    non-zero).
     """
     step_with_rewards(st, action, rp, kind, rewards)
-    nonzero = rewards[0] != 0.0 or rewards[1] != 0.0 or rewards[2] != 0.0 or rewards[3] != 0.0
+    nonzero = False
+    for p in range(rewards.shape[0]):
+        nonzero |= rewards[p] != 0.0
     if core.episode_over(st, rp):
-        return -1, 0, nonzero
-    return st[core.S_TO_MOVE], core.legal_actions_mask(st, rp), nonzero
+        return -1, 0, 0, nonzero
+    return kernel.to_move(st), core.legal_actions_mask(st, rp), core.legal_block(st, rp), nonzero
 
 
 @njit(cache=True)
-def _env_reset(st: np.ndarray, rp: np.ndarray, is_match: bool) -> tuple[int, int]:
-    """Start an episode: match fields, first deal. Returns (player to move, legal mask)."""
+def _env_reset(st: np.ndarray, rp: np.ndarray, is_match: bool) -> tuple[int, int, int]:
+    """Start an episode: match fields, first deal. Returns (player to move, legal bits, block)."""
     core.start_episode(st, rp, is_match, -1)
-    return st[core.S_TO_MOVE], core.legal_actions_mask(st, rp)
+    return kernel.to_move(st), core.legal_actions_mask(st, rp), core.legal_block(st, rp)
 
 
 @njit(cache=True)
@@ -116,9 +132,14 @@ def _observe(st: np.ndarray, observer: int, rp: np.ndarray, with_mask: bool, obs
              mask: np.ndarray) -> None:
     """Observation of ``observer`` into ``obs``; the legal actions into ``mask`` if ``with_mask``
     (``mask`` must be zero on entry)."""
-    encode_observation(st, observer, rp, obs)
+    encoding.encode_observation(st, observer, rp, obs)
     if with_mask:
         encode_action_mask(st, rp, mask)
+
+
+def _legal_int(bits: int, block: int) -> int:
+    """A legal set as one Python int, bit a = action a legal (the block's bits above 63 too)."""
+    return bits if not block else bits | (((1 << block) - 1) << core.PHASE_ACTION_OFFSET)
 
 
 def _fast(dispatcher: Any, *args: Any) -> Any:
@@ -135,59 +156,40 @@ def _fast(dispatcher: Any, *args: Any) -> Any:
     return overloads[tuple(typeof(a) for a in args)].entry_point
 
 
-# ---------------------------------------------------------------------------------- spaces
-def _weis_team_max(rules: Rules) -> int:
-    """An upper bound of one team's Weis points in a round (before the multiplier).
-
-    Nine cards hold at most 3 runs of >= 3 cards and at most 2 fours of a kind, so a hand
-    declares at most 3 * max(sequence value) + 2 * max(quad value); a team has two hands.
-    """
-    if not rules.weis:
-        return 0
-    return 2 * (3 * max(rules.sequence_values) + 2 * max(v for _, v in rules.quad_values))
-
-
-def round_score_max(rules: Rules) -> int:
-    """An upper bound of one team's score in one round (multiplier applied)."""
-    return max(rules.multipliers) * (157 + rules.match_bonus + _weis_team_max(rules) + rules.stoeck)
-
-
-def observation_high(rules: Rules) -> np.ndarray:
-    """Upper bounds (float32, OBS_DIM) of the observation vector under ``rules``; the low is 0.
-
-    One-hot and card slices and ``card_points`` are at most 1. The others follow from the rules:
-    ``weis_points`` from the largest Weis a team can hold, ``round_score`` from
-    :func:`round_score_max`, ``match`` totals from target + (1 + TIE_ROUNDS_BOUND) rounds + the
-    Bergpreis (a match ends at the round that passes the target, or, under
-    ``match_finish="round_end"``, after a tie; the bound allows ``TIE_ROUNDS_BOUND`` tied rounds in
-    a row), ``target / 2500`` and ``multiplier / 4`` from the switches. A small margin covers
-    float32 rounding.
-    """
-    high = np.ones(OBS_DIM, dtype=np.float64)
-    high[SLICES["weis_points"]] = max(1.0, _weis_team_max(rules) / REWARD_SCALE)
-    high[SLICES["round_score"]] = max(1.0, round_score_max(rules) / REWARD_SCALE)
-    m = SLICES["match"]
-    if rules.target > 0:
-        total = rules.target + (1 + TIE_ROUNDS_BOUND) * round_score_max(rules) + rules.bergpreis
-        high[m.start:m.start + 2] = max(1.0, total / rules.target)
-        high[m.start + 2] = max(1.0, rules.target / 2500.0)
-    high[SLICES["multiplier"]] = max(1.0, max(rules.multipliers) / 4.0)
-    return (high * 1.0001).astype(np.float32)
-
-
+# ---------------------------------------------------------------------------------- construction
 def _check_kwargs(kwargs: dict[str, Any]) -> None:
     unknown = sorted(set(kwargs) - set(ENV_KWARGS))
     if unknown:
-        raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for jass_v0; "
-                        f"valid keywords: {', '.join(ENV_KWARGS)}")
+        raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for the Jass "
+                        f"environments; valid keywords: {', '.join(ENV_KWARGS)}")
+
+
+def resolve_rules(rules: str | Rules | None, game: str | None,
+                  rule_overrides: dict[str, Any] | None) -> Rules:
+    """The rules of an environment: ``rules`` (default: the default preset of ``game``, else
+    ``schieber``) with ``rule_overrides``; RulesError if they are not for ``game``."""
+    if rule_overrides is None:
+        rule_overrides = {}
+    if not isinstance(rule_overrides, dict):
+        raise RulesError(f"rule_overrides must be a dict of rule switches, e.g. {{'stoeck': 0}}; "
+                         f"got {type(rule_overrides).__name__}")
+    if game is not None and game not in SPECS:
+        raise RulesError(f"unknown game {game!r}; games: {', '.join(SPECS)}")
+    if rules is None and game is not None:
+        rules = presets_of(game)[0]
+    resolved = make_rules(rules, **rule_overrides)
+    if game is not None and resolved.game != game:
+        raise RulesError(f"rules {resolved.name!r} are for {resolved.game}, not for game={game!r}; "
+                         f"presets of {game}: {', '.join(presets_of(game))}")
+    return resolved
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's usual wrappers (illegal action: -1 and termination).
 
-    Keywords: ``rules`` (preset name or Rules), ``rule_overrides`` (dict of switches),
-    ``episode`` ("round" or "match"), ``reward`` ("points", "win", "tricks"), ``render_mode``
-    (None, "human", "ansi").
+    Keywords: ``rules`` (preset name or Rules), ``game`` (a game's default preset, see the module
+    docstring), ``rule_overrides`` (dict of switches), ``episode`` ("round" or "match"),
+    ``reward`` ("points", "win", Schieber also "tricks"), ``render_mode`` (None, "human", "ansi").
     """
     _check_kwargs(kwargs)
     e: AECEnv = raw_env(**kwargs)
@@ -198,12 +200,27 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-def _not_an_action(action: Any) -> str | None:
+def differenzler_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Differenzler (``differenzler_v0``): the ``differenzler`` preset unless
+    ``rules`` or ``game`` say otherwise."""
+    if "rules" not in kwargs:
+        kwargs.setdefault("game", "differenzler")
+    return env(**kwargs)
+
+
+def differenzler3_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Differenzler for three (``differenzler3_v0``)."""
+    if "rules" not in kwargs:
+        kwargs.setdefault("game", "differenzler3")
+    return env(**kwargs)
+
+
+def _not_an_action(action: Any, n_actions: int) -> str | None:
     """Why ``action`` is no action at all (a bool, a float, a string, ...), None for an integer."""
     if isinstance(action, (bool, np.bool_)):
-        return f"{action!r} is a bool, not an action; actions are integers 0..{N_ACTIONS - 1}"
+        return f"{action!r} is a bool, not an action; actions are integers 0..{n_actions - 1}"
     if not hasattr(action, "__index__"):
-        return f"{action!r} is not an action; actions are integers 0..{N_ACTIONS - 1}"
+        return f"{action!r} is not an action; actions are integers 0..{n_actions - 1}"
     return None
 
 
@@ -212,7 +229,7 @@ class _RejectNonActions(wrappers.BaseWrapper):
     PettingZoo's wrappers would fail on it with an unrelated error."""
 
     def step(self, action: Any) -> None:
-        problem = None if action is None else _not_an_action(action)
+        problem = None if action is None else _not_an_action(action, self.unwrapped.n_actions)
         if problem:
             raise IllegalActionError(f"{self.agent_selection}: {problem}")
         super().step(action)
@@ -224,59 +241,63 @@ class raw_env(AECEnv, EzPickle):
     metadata = {"name": "jass_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, rules: str | Rules | None = None, *, rule_overrides: dict[str, Any] | None = None,
-                 episode: str = "round", reward: str = "points", render_mode: str | None = None,
-                 **unknown: Any) -> None:
+    def __init__(self, rules: str | Rules | None = None, *, game: str | None = None,
+                 rule_overrides: dict[str, Any] | None = None, episode: str = "round",
+                 reward: str = "points", render_mode: str | None = None, **unknown: Any) -> None:
         _check_kwargs(unknown)
-        EzPickle.__init__(self, rules, rule_overrides=rule_overrides, episode=episode, reward=reward,
-                          render_mode=render_mode)
+        EzPickle.__init__(self, rules, game=game, rule_overrides=rule_overrides, episode=episode,
+                          reward=reward, render_mode=render_mode)
         super().__init__()
-        if rule_overrides is None:
-            rule_overrides = {}
-        if not isinstance(rule_overrides, dict):
-            raise RulesError(f"rule_overrides must be a dict of rule switches, e.g. {{'stoeck': 0}}; "
-                             f"got {type(rule_overrides).__name__}")
-        self.rules: Rules = make_rules(rules, **rule_overrides)
+        self.rules: Rules = resolve_rules(rules, game, rule_overrides)
+        spec = self.rules.spec
         if episode not in EPISODES:
             raise ValueError(f"unknown episode {episode!r}; valid episodes: {', '.join(EPISODES)}")
-        if reward not in REWARD_KINDS:
-            raise ValueError(f"unknown reward {reward!r}; valid rewards: {', '.join(REWARD_KINDS)}")
+        if reward not in reward_kinds(self.rules):
+            raise ValueError(f"unknown reward {reward!r} for {spec.name}; valid rewards: "
+                             f"{', '.join(reward_kinds(self.rules))}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"unknown render_mode {render_mode!r}; valid: None, {', '.join(RENDER_MODES)}")
+        self.metadata = {**raw_env.metadata, "name": ENV_NAMES[spec.name]}
         self.episode = episode
         self.reward_name = reward
         self.render_mode = render_mode
-        self._kind = int(reward_kind(reward))
+        self._kind = int(reward_kind(reward, self.rules))
         self._is_match = bool(episode == "match")
         self._rp = self.rules.params
+        self.n_actions = spec.n_actions
+        self._action_names = spec.action_names
+        self._obs_dim = encoding.obs_dim(self.rules)
+        self._state_dim = encoding.state_dim(self.rules)
 
-        self.possible_agents = list(AGENTS)
+        agents = tuple(f"player_{p}" for p in range(spec.players))
+        self._agents = agents
+        self.possible_agents = list(agents)
         self.agents = []
-        self._index = {a: i for i, a in enumerate(AGENTS)}
-        high = observation_high(self.rules)
+        self._index = {a: i for i, a in enumerate(agents)}
+        low, high = encoding.observation_bounds(self.rules)
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(low=0.0, high=high, shape=(OBS_DIM,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
-            }) for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
-        state_high = np.concatenate([high, np.ones(STATE_DIM - OBS_DIM, dtype=np.float32)])
-        self.state_space = spaces.Box(low=0.0, high=state_high, shape=(STATE_DIM,), dtype=np.float32)
+                "observation": spaces.Box(low=low, high=high, shape=(self._obs_dim,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
+            }) for a in agents}
+        self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in agents}
+        state_low, state_high = encoding.state_bounds(self.rules)
+        self.state_space = spaces.Box(low=state_low, high=state_high, shape=(self._state_dim,),
+                                      dtype=np.float32)
 
-        self._st = np.zeros(core.S_SIZE, dtype=np.int64)
-        self._st[core.S_RNG] = seed_to_rng_state(None)
-        self._rew = np.zeros(4, dtype=np.float64)
-        self._legal = 0          # legal-action mask (int) of the agent to move
+        self._st = core.new_state(seed_to_rng_state(None))
+        self._rew = np.zeros(spec.players, dtype=np.float64)
+        self._legal = 0          # legal actions (bit a = action a) of the agent to move
         self._reward_nonzero = False
         # compiled entry points, bound once (types: see _fast); run on a scratch state
-        scratch = np.zeros(core.S_SIZE, dtype=np.int64)
-        scratch[core.S_RNG] = 1
-        _, legal = _env_reset(scratch, self._rp, self._is_match)
-        first_legal = (legal & -legal).bit_length() - 1
+        scratch = core.new_state(1)
+        _, bits, block = _env_reset(scratch, self._rp, self._is_match)
+        first_legal = (bits & -bits).bit_length() - 1 if bits else core.PHASE_ACTION_OFFSET
         self._step_fn = _fast(_env_step, scratch, first_legal, self._rp, int(self._kind),
                               bool(self._is_match), self._rew)
-        self._observe_fn = _fast(_observe, self._st, 0, self._rp, True, np.zeros(OBS_DIM, dtype=np.float32),
-                                 np.zeros(N_ACTIONS, dtype=np.int8))
+        self._observe_fn = _fast(_observe, self._st, 0, self._rp, True,
+                                 np.zeros(self._obs_dim, dtype=np.float32),
+                                 np.zeros(self.n_actions, dtype=np.int8))
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -291,8 +312,9 @@ class raw_env(AECEnv, EzPickle):
                                  or seed < 0):
             raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
         if seed is not None:
-            self._st[core.S_RNG] = seed_to_rng_state(seed)
-        to_move, self._legal = _env_reset(self._st, self._rp, self._is_match)
+            kernel.seed_generator(self._st, seed_to_rng_state(seed))
+        to_move, bits, block = _env_reset(self._st, self._rp, self._is_match)
+        self._legal = _legal_int(bits, block)
         self._begin(to_move)
 
     def set_state(self, state: np.ndarray) -> None:
@@ -306,16 +328,18 @@ class raw_env(AECEnv, EzPickle):
         if st.shape != (core.S_SIZE,) or st.dtype != np.int64:
             raise ValueError(f"state must be an int64 array of shape ({core.S_SIZE},) (core.S_SIZE); "
                              f"got {st.dtype} {st.shape}")
-        if bool(st[core.S_MATCH]) != self._is_match:
-            raise ValueError(f"the state is {'a match' if st[core.S_MATCH] else 'a single round'} but this "
+        view = core.StateView(st, self._rp)
+        if view.is_match != self._is_match:
+            raise ValueError(f"the state is {'a match' if view.is_match else 'a single round'} but this "
                              f"environment plays episode={self.episode!r}")
-        if st[core.S_PHASE] == core.PHASE_OVER:
+        if view.is_over:
             raise ValueError("the state is finished (phase over); nobody is to move")
         self._st[:] = st
-        if not 0 < self._st[core.S_RNG] < 2**32:
-            self._st[core.S_RNG] = seed_to_rng_state(None)
-        self._legal = int(core.legal_actions_mask(self._st, self._rp))
-        self._begin(int(self._st[core.S_TO_MOVE]))
+        if not 0 < view.rng_state < 2**32:
+            kernel.seed_generator(self._st, seed_to_rng_state(None))
+        self._legal = _legal_int(int(core.legal_actions_mask(self._st, self._rp)),
+                                 int(core.legal_block(self._st, self._rp)))
+        self._begin(view.to_move)
 
     def _begin(self, to_move: int) -> None:
         """Fresh PettingZoo bookkeeping for an episode that starts with ``to_move`` to act."""
@@ -327,13 +351,13 @@ class raw_env(AECEnv, EzPickle):
         self.infos = {a: {} for a in self.agents}
         self._reward_nonzero = False
         self._skip_agent_selection = None
-        self.agent_selection = AGENTS[to_move]
+        self.agent_selection = self._agents[to_move]
 
     def _outside_episode(self, call: str) -> RuntimeError:
         """The error for ``call`` when no episode runs (before reset, or every agent is done)."""
         when = ("before reset()" if not hasattr(self, "agent_selection") else
                 "after the episode ended (every agent is done)")
-        return RuntimeError(f"jass_v0: {call} {when}; call reset() to deal a new episode")
+        return RuntimeError(f"{self.metadata['name']}: {call} {when}; call reset() to deal a new episode")
 
     def last(self, observe: bool = True) -> tuple:
         """AECEnv.last, with a named error outside an episode."""
@@ -354,65 +378,68 @@ class raw_env(AECEnv, EzPickle):
             a = action.__index__()  # type: ignore[union-attr]
         except AttributeError:
             a = -1
-        if a < 0 or a >= N_ACTIONS or not (self._legal >> a) & 1 or type(action) is bool:
+        if a < 0 or a >= self.n_actions or not (self._legal >> a) & 1 or type(action) is bool:
             raise IllegalActionError(self._illegal_message(agent, action))
         self._cumulative_rewards[agent] = 0.0
-        to_move, self._legal, nonzero = self._step_fn(self._st, a, self._rp, self._kind, self._is_match,
+        to_move, bits, block, nonzero = self._step_fn(self._st, a, self._rp, self._kind, self._is_match,
                                                       self._rew)
+        self._legal = bits if not block else _legal_int(bits, block)
+        agents = self._agents
         if nonzero:
             r = self._rew.tolist()
-            self.rewards = dict(zip(AGENTS, r, strict=True))
+            self.rewards = dict(zip(agents, r, strict=True))
             cum = self._cumulative_rewards
-            for ag, x in zip(AGENTS, r, strict=True):
+            for ag, x in zip(agents, r, strict=True):
                 cum[ag] += x
             self._reward_nonzero = True
         elif self._reward_nonzero:                    # clear the previous step's rewards
-            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self.rewards = dict.fromkeys(agents, 0.0)
             self._reward_nonzero = False
         if to_move < 0:
             self.terminations = dict.fromkeys(self.agents, True)
-            self.agent_selection = AGENTS[self._st[core.S_TO_MOVE]]
+            self.agent_selection = agents[kernel.to_move(self._st)]
         else:
-            self.agent_selection = AGENTS[to_move]
+            self.agent_selection = agents[to_move]
         if self.render_mode == "human":
             self.render()
 
     def _illegal_message(self, agent: str, action: Any) -> str:
-        problem = _not_an_action(action)
+        problem = _not_an_action(action, self.n_actions)
         if problem:
             return f"{agent}: {problem}"
-        legal = [a for a in range(N_ACTIONS) if (self._legal >> a) & 1]
-        if isinstance(action, (int, np.integer)) and 0 <= action < N_ACTIONS:
-            what = f"{ACTION_NAMES[int(action)]} (action {int(action)})"
+        names = self._action_names
+        if isinstance(action, (int, np.integer)) and 0 <= action < self.n_actions:
+            what = f"{names[int(action)]} (action {int(action)})"
         else:
-            what = f"{action!r} (actions are integers 0..{N_ACTIONS - 1})"
-        return (f"{agent} may not play {what} now; legal actions: "
-                + ", ".join(f"{ACTION_NAMES[x]} ({x})" for x in legal))
+            what = f"{action!r} (actions are integers 0..{self.n_actions - 1})"
+        legal = encoding.legal_actions_text(self._legal, names)
+        return f"{agent} may not play {what} now; legal actions: {legal}"
 
     # ------------------------------------------------------------------ views
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = np.empty(OBS_DIM, dtype=np.float32)
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        obs = np.empty(self._obs_dim, dtype=np.float32)
+        mask = np.zeros(self.n_actions, dtype=np.int8)
         with_mask = agent == self.agent_selection and not self.terminations.get(agent, True)
         self._observe_fn(self._st, self._index[agent], self._rp, with_mask, obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
-        """Full-information state (STATE_DIM float32) from the seat of the agent to move."""
-        out = np.empty(STATE_DIM, dtype=np.float32)
-        encode_state(self._st, self._index[self.agent_selection], self._rp, out)
+        """Full-information state (float32, ``state_space``) from the seat of the agent to move."""
+        out = np.empty(self._state_dim, dtype=np.float32)
+        encoding.encode_state(self._st, self._index[self.agent_selection], self._rp, out)
         return out
 
     @property
     def core_state(self) -> np.ndarray:
-        """The engine's state array (int64, ``core.S_SIZE``; layout in :mod:`jass_env.core`).
+        """The engine's state array (int64, ``core.S_SIZE``; read it with :class:`core.StateView`).
 
         Read-only by convention: changing it bypasses the environment's bookkeeping.
         """
         return self._st
 
     def legal_actions_mask(self) -> int:
-        """The legal actions of the agent to move as a 43-bit int (0 once the episode is over)."""
+        """The legal actions of the agent to move as an int, bit a = action a legal (0 once the
+        episode is over)."""
         return 0 if self.terminations.get(self.agent_selection, True) else int(self._legal)
 
     def render(self, show_hands: str | int | None = "all") -> str | None:
@@ -430,14 +457,24 @@ class raw_env(AECEnv, EzPickle):
         pass
 
 
+#: the entry point of each registered name
+_ENTRY_POINTS = {"jass_v0": "jass_env.aec:env", "differenzler_v0": "jass_env.aec:differenzler_env",
+                 "differenzler3_v0": "jass_env.aec:differenzler3_env"}
+
+
 def _register() -> None:
-    """Make ``pettingzoo.make("aec", "jass_v0", **kwargs)`` work (PettingZoo versions with a registry)."""
+    """Make ``pettingzoo.make("aec", "jass_v0", **kwargs)`` (and the Differenzler names) work
+    (PettingZoo versions with a registry)."""
     import pettingzoo
 
-    if hasattr(pettingzoo, "register") and "jass_v0" not in getattr(pettingzoo, "aec_registry", {}):
-        pettingzoo.register("aec", "jass_v0", entry_point="jass_env.aec:env")
+    if not hasattr(pettingzoo, "register"):
+        return
+    for name, entry in _ENTRY_POINTS.items():
+        if name not in getattr(pettingzoo, "aec_registry", {}):
+            pettingzoo.register("aec", name, entry_point=entry)
 
 
 _register()
 
-__all__ = ["env", "raw_env", "observation_high", "round_score_max", "EPISODES", "AGENTS"]
+__all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "resolve_rules", "observation_high",
+           "round_score_max", "EPISODES", "AGENTS", "ENV_NAMES", "TIE_ROUNDS_BOUND"]

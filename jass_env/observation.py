@@ -44,8 +44,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
-from .rules import RP_MULT, RP_TARGET
+from . import core, kernel
+from .rules import RP_MULT, RP_TARGET, Rules
+from .schieber import round_score_max, weis_team_max
+from .spec import ROUND_POINTS
 
 OBS_VERSION = 1
 
@@ -80,11 +82,16 @@ O_TRICK_NO, O_POINTS, O_WEIS_POINTS, O_STOECK, O_SCORE, O_MATCH, O_MULT = 506, 5
 O_HANDS_ALL = OBS_DIM
 
 
+#: consecutive tied rounds past the target (``match_finish="round_end"``) that the match-score
+#: bound of :func:`observation_high` allows for
+TIE_ROUNDS_BOUND = 10
+
+
 @njit(cache=True, inline="always")
 def _set_cards(out: np.ndarray, offset: int, mask: int) -> None:
     while mask:
         low = mask & -mask
-        out[offset + core.lowest_bit(low)] = 1.0
+        out[offset + kernel.lowest_bit(low)] = 1.0
         mask ^= low
 
 
@@ -93,49 +100,51 @@ def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.nd
     """Write the observation of player ``observer`` (0..3) into ``out`` (float32, OBS_DIM)."""
     out[:OBS_DIM] = 0.0
     me = observer
-    _set_cards(out, O_HAND, st[core.S_HANDS + me])
-    phase = st[core.S_PHASE]
-    trick_no = st[core.S_TRICK_NO]
+    _set_cards(out, O_HAND, kernel.hand_of(st, me))
+    phase = kernel.phase(st)
+    trick_no = kernel.trick_number(st)
     for r in range(4):
         p = (me + r) % 4
-        _set_cards(out, O_PLAYED + 36 * r, st[core.S_PLAYED + p])
-        voids = st[core.S_VOIDS + p]
+        _set_cards(out, O_PLAYED + 36 * r, kernel.played_by(st, p))
+        voids = kernel.voids_of(st, p)
         for s in range(4):
             if (voids >> s) & 1:
                 out[O_VOIDS + 4 * r + s] = 1.0
         if trick_no >= 1:
-            _set_cards(out, O_WEIS + 36 * r, st[core.S_WEIS_CARDS + p])
-    n = st[core.S_N_IN_TRICK]
-    leader = st[core.S_LEADER]
+            _set_cards(out, O_WEIS + 36 * r, kernel.weis_cards_of(st, p))
+    n = kernel.cards_in_trick(st)
+    leader = kernel.leader(st)
     for i in range(n):
         r = (leader + i - me) % 4
-        out[O_TRICK + 36 * r + st[core.S_TRICK + i]] = 1.0
-    contract = st[core.S_CONTRACT]
+        out[O_TRICK + 36 * r + kernel.trick_card(st, i)] = 1.0
+    contract = kernel.contract(st)
     if contract >= 0:
         out[O_CONTRACT + contract] = 1.0
-        out[O_DECLARER + (st[core.S_DECLARER] - me) % 4] = 1.0
+        out[O_DECLARER + (kernel.declarer(st) - me) % 4] = 1.0
         out[O_MULT] = rp[RP_MULT + contract] / 4.0
-    if phase == core.PHASE_CONTRACT:
-        out[O_PHASE + (1 if st[core.S_PUSHED] else 0)] = 1.0
-    elif phase == core.PHASE_PLAY:
+    pushed = kernel.pushed(st)
+    if phase == kernel.PHASE_CONTRACT:
+        out[O_PHASE + (1 if pushed else 0)] = 1.0
+    elif phase == kernel.PHASE_PLAY:
         out[O_PHASE + 2] = 1.0
         out[O_LEADER + (leader - me) % 4] = 1.0
         out[O_TRICK_NO + trick_no] = 1.0
-    out[O_PUSHED] = float(st[core.S_PUSHED])
-    out[O_FOREHAND + (st[core.S_FOREHAND] - me) % 4] = 1.0
+    out[O_PUSHED] = float(pushed)
+    out[O_FOREHAND + (kernel.forehand(st) - me) % 4] = 1.0
     team = me % 2
     for k in range(2):
         t = (team + k) % 2
-        out[O_POINTS + k] = st[core.S_POINTS + t] / 157.0
+        out[O_POINTS + k] = kernel.points_of(st, t) / ROUND_POINTS
         if trick_no >= 1:
-            out[O_WEIS_POINTS + k] = st[core.S_WEIS_POINTS + t] / 157.0
-        out[O_SCORE + k] = st[core.S_SCORE + t] / 157.0
-    if st[core.S_STOECK_SHOWN]:
-        out[O_STOECK + (st[core.S_STOECK_PLAYER] - me) % 4] = 1.0
+            out[O_WEIS_POINTS + k] = kernel.weis_points_of(st, t) / ROUND_POINTS
+        out[O_SCORE + k] = kernel.score_of(st, t) / ROUND_POINTS
+    stoeck = kernel.stoeck_shown_by(st)
+    if stoeck >= 0:
+        out[O_STOECK + (stoeck - me) % 4] = 1.0
     target = rp[RP_TARGET]
-    if st[core.S_MATCH] and target > 0:
-        out[O_MATCH] = st[core.S_MATCH_SCORE + team] / target
-        out[O_MATCH + 1] = st[core.S_MATCH_SCORE + 1 - team] / target
+    if kernel.is_match(st) and target > 0:
+        out[O_MATCH] = kernel.match_score_of(st, team) / target
+        out[O_MATCH + 1] = kernel.match_score_of(st, 1 - team) / target
         out[O_MATCH + 2] = target / 2500.0
 
 
@@ -146,20 +155,38 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
     encode_observation(st, observer, rp, out)
     out[OBS_DIM:STATE_DIM] = 0.0
     for r in range(4):
-        _set_cards(out, O_HANDS_ALL + 36 * r, st[core.S_HANDS + (observer + r) % 4])
+        _set_cards(out, O_HANDS_ALL + 36 * r, kernel.hand_of(st, (observer + r) % 4))
 
 
 @njit(cache=True)
 def encode_action_mask(st: np.ndarray, rp: np.ndarray, out: np.ndarray) -> None:
-    """Write the legal actions of the player to move as 0/1 into ``out`` (length 43, any dtype)."""
-    write_action_bits(core.legal_actions_mask(st, rp), out)
+    """Write the legal actions of the player to move as 0/1 into ``out`` (one entry per action of
+    the game: 43 in Schieber, any dtype)."""
+    core.write_legal_mask(core.legal_actions_mask(st, rp), core.legal_block(st, rp), out)
 
 
-@njit(cache=True)
-def write_action_bits(bits: int, out: np.ndarray) -> None:
-    """Write a 43-bit legal-action mask as 0/1 into ``out`` (length 43, any dtype)."""
-    for a in range(43):
-        out[a] = (bits >> a) & 1
+def observation_high(rules: Rules) -> np.ndarray:
+    """Upper bounds (float32, OBS_DIM) of the observation vector under Schieber ``rules``; the
+    low is 0.
+
+    One-hot and card slices and ``card_points`` are at most 1. The others follow from the rules:
+    ``weis_points`` from the largest Weis a team can hold, ``round_score`` from
+    :func:`jass_env.schieber.round_score_max`, ``match`` totals from target + (1 +
+    TIE_ROUNDS_BOUND) rounds + the Bergpreis (a match ends at the round that passes the target,
+    or, under ``match_finish="round_end"``, after a tie; the bound allows ``TIE_ROUNDS_BOUND``
+    tied rounds in a row), ``target / 2500`` and ``multiplier / 4`` from the switches. A small
+    margin covers float32 rounding.
+    """
+    high = np.ones(OBS_DIM, dtype=np.float64)
+    high[SLICES["weis_points"]] = max(1.0, weis_team_max(rules) / ROUND_POINTS)
+    high[SLICES["round_score"]] = max(1.0, round_score_max(rules) / ROUND_POINTS)
+    m = SLICES["match"]
+    if rules.target > 0:
+        total = rules.target + (1 + TIE_ROUNDS_BOUND) * round_score_max(rules) + rules.bergpreis
+        high[m.start:m.start + 2] = max(1.0, total / rules.target)
+        high[m.start + 2] = max(1.0, rules.target / 2500.0)
+    high[SLICES["multiplier"]] = max(1.0, max(rules.multipliers) / 4.0)
+    return (high * 1.0001).astype(np.float32)
 
 
 def observation_slice(obs: np.ndarray, name: str) -> np.ndarray:

@@ -1,8 +1,7 @@
 """Text pictures of a game state, for ``render()`` of the environments and the human-play CLI.
 
-:func:`render_table` reads a core state array (layout in :mod:`jass_env.core`) through the
-checked :class:`jass_env.game.Round` view and returns a few lines of text with suit symbols
-(♦ ♥ ♠ ♣)::
+:func:`render_table` reads a core state array through :class:`jass_env.core.StateView` and
+returns a few lines of text with suit symbols (♦ ♥ ♠ ♣). Schieber::
 
     Jass (schieber) · round 1 · dealer player_3 · forehand player_0
     Contract: ♥ trump ×1, declared by player_2 (pushed by player_0)
@@ -17,10 +16,25 @@ checked :class:`jass_env.game.Round` view and returns a few lines of text with s
     Match: team 0 512 · team 1 388 (target 1000)
     To move: player_3
 
+Differenzler (everyone alone)::
+
+    Differenzler (differenzler) · round 3 of 12 · dealer player_3 · forehand player_0
+    Trump: ♥, bottom card ♥10 (held by player_3)
+    player_0 : ♦A ♦10 ♥K ... | prediction 45
+    player_1 : 9 cards (hidden) | prediction hidden
+    ...
+    Trick 2 (led by player_1): player_1 ♠K · player_2 ♠9
+    Last trick: ...
+    Points: player_0 34 · player_1 12 · player_2 0 · player_3 21 | tricks 1 · 0 · 0 · 1
+    Penalties: player_0 11 · ...                      (when the round is over)
+    Game: player_0 45 · player_1 ... (penalty totals, 12 rounds, 2 completed)
+    To move: player_3 (predicting)
+
 Hands are shown for every seat (``show_hands="all"``), for one seat only (``show_hands=p``,
-0..3, the others as a card count), or for nobody (``show_hands=None``). With one seat or none
-shown, only public information is printed: Weis appear after trick 1 (when they are shown at
-the table) and Stöck once shown; with all hands shown the pending ones are listed too.
+the others as a card count), or for nobody (``show_hands=None``). With one seat or none shown,
+only public information is printed: Weis appear after trick 1 (when they are shown at the table)
+and Stöck once shown, hidden predictions once the round is over (a seat's own always); with all
+hands shown the pending ones are listed too.
 """
 
 from __future__ import annotations
@@ -38,7 +52,7 @@ ShowHands = Literal["all"] | int | None
 
 
 def player_name(p: int) -> str:
-    """Seat number 0..3 to the agent name used by the environments (``player_0`` ...)."""
+    """Seat number to the agent name used by the environments (``player_0`` ...)."""
     return f"player_{p}"
 
 
@@ -51,100 +65,154 @@ def render_table(state: np.ndarray, rules: str | Rules | None = None,
                  show_hands: ShowHands = "all") -> str:
     """A readable text picture of ``state`` (int64 array of length ``core.S_SIZE``).
 
-    ``show_hands``: ``"all"``, a seat 0..3 (only that hand, the others hidden) or None.
+    ``show_hands``: ``"all"``, a seat of the game (only that hand, the others hidden) or None.
     Raises ValueError for a bad ``show_hands`` or a state array of the wrong shape.
     """
+    rules = make_rules(rules)
+    players = rules.spec.players
     if show_hands != "all" and show_hands is not None and not (
             isinstance(show_hands, (int, np.integer)) and not isinstance(show_hands, bool)
-            and 0 <= show_hands < 4):
-        raise ValueError(f"show_hands must be 'all', a seat 0..3 or None, not {show_hands!r}")
+            and 0 <= show_hands < players):
+        raise ValueError(f"show_hands must be 'all', a seat 0..{players - 1} or None, not {show_hands!r}")
     st = np.asarray(state)
     if st.shape != (core.S_SIZE,):
         raise ValueError(f"state must be a core state array of shape ({core.S_SIZE},), got {st.shape}")
-    r = Round(make_rules(rules), state=st)
-    everything = show_hands == "all"
-    g = lambda i: int(st[i])  # noqa: E731
-    phase = g(core.S_PHASE)
-    lines: list[str] = []
-
-    head = f"Jass ({r.rules.name})"
-    if g(core.S_MATCH):
-        head += f" · round {g(core.S_ROUND_NO) + (0 if phase == core.PHASE_OVER else 1)}"
-    head += f" · dealer {player_name(r.dealer)} · forehand {player_name(r.forehand)}"
-    lines.append(head)
-
-    # contract
-    c = g(core.S_CONTRACT)
-    pushed = f" (pushed by {player_name(r.forehand)})" if r.pushed else ""
-    if c < 0:
-        chooser = g(core.S_TO_MOVE)
-        lines.append(f"Contract: not chosen yet, {player_name(chooser)} to choose{pushed}")
+    view = core.StateView(st, rules.params)
+    if rules.spec.bidding == "prediction":
+        lines = _differenzler_lines(view, rules, show_hands)
     else:
-        lines.append(f"Contract: {CONTRACT_NAMES[c]} ×{r.rules.multipliers[c]}, declared by "
-                     f"{player_name(r.declarer)}{pushed}")
+        lines = _schieber_lines(view, rules, show_hands)
+    if view.is_over:
+        lines.append("Match over" if view.is_match and view.match_winner is not None else "Round over")
+    else:
+        lines.append(f"To move: {player_name(view.to_move)}"
+                     + (" (predicting)" if view.phase == core.PHASE_PREDICT else ""))
+    return "\n".join(lines)
 
-    # hands
-    for p in range(4):
-        hand = g(core.S_HANDS + p)
-        label = f"{player_name(p)} (team {p % 2})"
-        if everything or show_hands == p:
-            lines.append(f"{label} : {hand_text(hand)}")
-        else:
-            lines.append(f"{label} : {core.popcount(hand)} cards (hidden)")
 
-    # tricks
+def _plays_text(plays: list[tuple[int, int]]) -> str:
+    return " · ".join(f"{player_name(p)} {card_symbol(c)}" for p, c in plays)
+
+
+def _trick_lines(view: core.StateView) -> list[str]:
+    """The current trick (in card play) and the last finished one."""
+    lines = []
+    n, t = view.players, view.trick_number
+    if view.phase == core.PHASE_PLAY:
+        plays = [((view.leader + i) % n, c) for i, c in enumerate(view.trick)]
+        lines.append(f"Trick {t + 1} (led by {player_name(view.leader)}): "
+                     f"{_plays_text(plays) or '(no card yet)'}")
+    if t >= 1:
+        last = t - 1
+        leader = view.trick_winner(last - 1) if last else int(core.first_leader(view.st, view.rp))
+        plays = [((leader + i) % n, c) for i, c in enumerate(view.trick_cards(last))]
+        lines.append(f"Last trick: {_plays_text(plays)}, won by {player_name(view.trick_winner(last))} "
+                     f"({view.trick_points(last)} points)")
+    return lines
+
+
+def _head(view: core.StateView, title: str, of_rounds: str) -> str:
+    """The first line: the game, the round of a match, dealer and forehand."""
+    head = title
+    if view.is_match:
+        head += f" · round {view.rounds_done + (0 if view.is_over else 1)}{of_rounds}"
+    return head + f" · dealer {player_name(view.dealer)} · forehand {player_name(view.forehand)}"
+
+
+def _hand_line(view: core.StateView, p: int, label: str, show_hands: ShowHands) -> str:
+    hand = view.hands[p]
+    if show_hands == "all" or show_hands == p:
+        return f"{label} : {hand_text(hand)}"
+    return f"{label} : {core.popcount(hand)} cards (hidden)"
+
+
+def _schieber_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
+    everything = show_hands == "all"
+    lines = [_head(view, f"Jass ({rules.name})", "")]
+
+    c = view.contract
+    pushed = f" (pushed by {player_name(view.forehand)})" if view.pushed else ""
+    if c < 0:
+        lines.append(f"Contract: not chosen yet, {player_name(view.to_move)} to choose{pushed}")
+    else:
+        lines.append(f"Contract: {CONTRACT_NAMES[c]} ×{rules.multipliers[c]}, declared by "
+                     f"{player_name(view.declarer)}{pushed}")
+    for p in range(view.players):
+        lines.append(_hand_line(view, p, f"{player_name(p)} (team {p % 2})", show_hands))
     if c >= 0:
-        t = g(core.S_TRICK_NO)
-        if phase == core.PHASE_PLAY:
-            cards = " · ".join(f"{player_name(p)} {card_symbol(card_id(cd))}" for p, cd in r.current_trick)
-            lines.append(f"Trick {t + 1} (led by {player_name(r.leader)}): {cards or '(no card yet)'}")
-        if t >= 1:
-            last = r.tricks[-1]
-            cards = " · ".join(f"{player_name(p)} {card_symbol(card_id(cd))}" for p, cd in last["plays"])
-            lines.append(f"Last trick: {cards}, won by {player_name(last['winner'])} "
-                         f"({last['points']} points)")
+        lines += _trick_lines(view)
 
     # Weis and Stöck
-    if c >= 0 and r.rules.weis:
-        team = r.weis_team
-        public = g(core.S_TRICK_NO) >= 1
+    if c >= 0 and rules.weis:
+        team = view.weis_team
+        public = view.trick_number >= 1
         if team is None:
             lines.append("Weis: none")
         elif public or everything:
             items = " · ".join(
                 f"{player_name(w['player'])} {' '.join(card_symbol(card_id(x)) for x in w['cards'])}"
-                f" ({w['points']})" for w in r.weis())
+                f" ({w['points']})" for w in Round(rules, state=view.st).weis())
             when = "" if public else " (shown after trick 1)"
-            lines.append(f"Weis: {items}; team {team} scores {r.weis_points[team]}{when}")
+            lines.append(f"Weis: {items}; team {team} scores {view.weis_points[team]}{when}")
         else:
             lines.append("Weis: declared, shown after trick 1")
-    sp = r.stoeck_player
-    if sp is not None and (r.stoeck_shown or everything):
-        state_txt = "shown" if r.stoeck_shown else "not shown yet"
-        lines.append(f"Stöck: {player_name(sp)} (+{r.rules.stoeck}, {state_txt})")
+    sp = view.stoeck_player
+    if sp is not None and (view.stoeck_shown or everything):
+        state_txt = "shown" if view.stoeck_shown else "not shown yet"
+        lines.append(f"Stöck: {player_name(sp)} (+{rules.stoeck}, {state_txt})")
 
-    # scores
-    pts, tw, sc = r.points, r.tricks_won, r.score
+    pts, tw, sc = view.points, view.tricks_won, view.score
     lines.append(f"Card points: team 0 {pts[0]} · team 1 {pts[1]} | tricks {tw[0]} : {tw[1]} | "
                  f"round score {sc[0]} : {sc[1]}")
-    if r.match_team is not None:
-        lines.append(f"Match (all 9 tricks): team {r.match_team} +{r.rules.match_bonus}")
-    if g(core.S_MATCH):
-        target = f"target {r.rules.target}" if r.rules.target else f"{r.rules.match_rounds} rounds"
-        line = (f"Match: team 0 {g(core.S_MATCH_SCORE)} · team 1 {g(core.S_MATCH_SCORE + 1)} ({target}, "
-                f"{g(core.S_ROUND_NO)} rounds completed)")
-        w = g(core.S_MATCH_WINNER)
+    if view.match_team is not None:
+        lines.append(f"Match (all 9 tricks): team {view.match_team} +{rules.match_bonus}")
+    if view.is_match:
+        target = f"target {rules.target}" if rules.target else f"{rules.match_rounds} rounds"
+        ms = view.match_score
+        line = (f"Match: team 0 {ms[0]} · team 1 {ms[1]} ({target}, "
+                f"{view.rounds_done} rounds completed)")
+        w = view.match_winner
         if w in (0, 1):
             line += f": team {w} wins"
         elif w == 2:
             line += ": a draw"
         lines.append(line)
+    return lines
 
-    if phase == core.PHASE_OVER:
-        lines.append("Round over" if not (g(core.S_MATCH) and g(core.S_MATCH_WINNER) >= 0) else "Match over")
+
+def _differenzler_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
+    n = view.players
+    lines = [_head(view, f"{rules.spec.title} ({rules.name})", f" of {rules.match_rounds}")]
+    card = view.trump_card
+    if view.contract < 0:
+        lines.append("Trump: not fixed yet")
+    elif card is None:
+        lines.append(f"Trump: {SUIT_SYMBOLS[view.contract]}, drawn at random")
     else:
-        lines.append(f"To move: {player_name(g(core.S_TO_MOVE))}")
-    return "\n".join(lines)
+        lines.append(f"Trump: {SUIT_SYMBOLS[view.contract]}, bottom card {card_symbol(card)} "
+                     f"(held by {player_name(view.dealer)})")
+    reveal = rules.predictions == "open" or view.is_over or show_hands == "all"
+    for p, pred in enumerate(view.predictions):
+        if pred is None:
+            what = "no prediction yet"
+        elif reveal or show_hands == p:
+            what = f"prediction {pred}"
+        else:
+            what = "prediction hidden"
+        lines.append(_hand_line(view, p, player_name(p), show_hands) + f" | {what}")
+    lines += _trick_lines(view)
+    pts, tw = view.points, view.tricks_won
+    lines.append("Points: " + " · ".join(f"{player_name(p)} {pts[p]}" for p in range(n))
+                 + " | tricks " + " · ".join(str(x) for x in tw))
+    if view.is_over:
+        lines.append("Penalties: " + " · ".join(f"{player_name(p)} {x}" for p, x in enumerate(view.score)))
+    if view.is_match:
+        line = ("Game: " + " · ".join(f"{player_name(p)} {x}" for p, x in enumerate(view.match_score))
+                + f" (penalty totals, {rules.match_rounds} rounds, {view.rounds_done} completed)")
+        if view.match_winner is not None:
+            line += f": {player_name(view.match_winner)} wins"
+        lines.append(line)
+    return lines
 
 
 __all__ = ["render_table", "hand_text", "player_name", "SUIT_SYMBOLS"]

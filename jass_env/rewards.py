@@ -1,11 +1,14 @@
-"""Rewards, shared by the AEC and the batched environment.
+"""Rewards, shared by the AEC and the batched environment, for every game.
 
-Three kinds (``reward=`` keyword of the environments):
+The ``reward=`` keyword of the environments picks the kind; :func:`reward_kinds` lists those of a
+game. Rewards are per player; in every game and kind they sum to zero over the players.
+
+Schieber (teams 0 & 2 against 1 & 3; ``r[0] = r[2] = -r[1] = -r[3]``):
 
 ``"points"`` (default)
     When a round ends, every player gets its team's round score minus the opponents',
-    divided by ``REWARD_SCALE`` = 157 (the card points of one round). Multipliers, Weis, Stöck and
-    the Match bonus are included, so a value can exceed 1 in size.
+    divided by ``REWARD_SCALE`` = 157 (``spec.ROUND_POINTS``, the card points of one round).
+    Multipliers, Weis, Stöck and the Match bonus are included, so a value can exceed 1 in size.
 ``"win"``
     +1 / -1 / 0 for winning / losing / tying the round (score comparison) when it ends; in match
     episodes +1 / -1 / 0 for the match result when the match ends, 0 at the other round ends.
@@ -14,7 +17,18 @@ Three kinds (``reward=`` keyword of the environments):
     (own team's round score - opponents') / 157, i.e. a trick's points when it is won, the Weis with
     trick 1, Stöck when shown, the Match bonus with the last trick.
 
-In every case the two teams' rewards sum to zero: ``r[0] = r[2] = -r[1] = -r[3]``.
+Differenzler (n players alone; the round's score of a player is his penalty, lower is better):
+
+``"points"`` (default)
+    When a round ends (in match episodes: every round), player p gets
+    ``-(penalty_p - mean penalty) / 157``: better than the table's average is positive.
+``"win"``
+    Round episodes: when the round ends, the k players with the lowest penalty get +1/k each and
+    the others -1/(n-k) each (all 0 when everyone ties). Match episodes: when the game ends, the
+    winner (lowest total penalty; ties play on, so there is one) gets +1 and every other player
+    -1/(n-1); 0 at the other round ends.
+
+``"tricks"`` does not exist in Differenzler: a penalty is only known when the round ends.
 """
 
 from __future__ import annotations
@@ -22,34 +36,56 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
+from . import core, kernel
+from .rules import RP_KIND, Rules
+from .spec import KIND_DIFFERENZLER, KIND_SCHIEBER, ROUND_POINTS
 
 REWARD_KINDS = ("points", "win", "tricks")
 REWARD_POINTS, REWARD_WIN, REWARD_TRICKS = 0, 1, 2
-REWARD_SCALE = 157.0
+REWARD_SCALE = float(ROUND_POINTS)
+#: the kinds each rules family has, by spec.KIND_*
+_KINDS_OF_FAMILY = {KIND_SCHIEBER: REWARD_KINDS, KIND_DIFFERENZLER: ("points", "win")}
 
 
-def reward_kind(name: str) -> int:
-    """The number of a reward kind; ValueError lists the valid names."""
-    if name not in REWARD_KINDS:
-        raise ValueError(f"unknown reward {name!r}; valid rewards: {', '.join(REWARD_KINDS)}")
+def reward_kinds(rules: Rules | None = None) -> tuple[str, ...]:
+    """The reward kinds of the game of ``rules`` (None: every kind of any game)."""
+    if rules is None:
+        return REWARD_KINDS
+    return _KINDS_OF_FAMILY[rules.spec.kind]
+
+
+def reward_kind(name: str, rules: Rules | None = None) -> int:
+    """The number of a reward kind; ValueError lists the valid names (of the game of ``rules``)."""
+    valid = reward_kinds(rules)
+    if name not in valid:
+        game = f" in {rules.game}" if rules is not None else ""
+        raise ValueError(f"unknown reward {name!r}{game}; valid rewards: {', '.join(valid)}")
     return REWARD_KINDS.index(name)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
-    """Apply a legal ``action`` and write the four players' rewards for it into ``out`` (length 4)."""
-    before = st[core.S_SCORE] - st[core.S_SCORE + 1]
+    """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
+    per player of the game)."""
+    if rp[RP_KIND] == KIND_SCHIEBER:
+        _schieber_step(st, action, rp, kind, out)
+    else:
+        _differenzler_step(st, action, rp, kind, out)
+
+
+@njit(cache=True, inline="always")
+def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
+    before = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     core.apply_action(st, action, rp)
-    after = st[core.S_SCORE] - st[core.S_SCORE + 1]
+    after = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     r = 0.0
     if kind == REWARD_TRICKS:
         r = (after - before) / REWARD_SCALE
-    elif st[core.S_PHASE] == core.PHASE_OVER:
+    elif kernel.phase(st) == kernel.PHASE_OVER:
         if kind == REWARD_POINTS:
             r = after / REWARD_SCALE
-        elif st[core.S_MATCH]:
-            w = st[core.S_MATCH_WINNER]
+        elif kernel.is_match(st):
+            w = kernel.match_winner(st)
             r = 1.0 if w == 0 else (-1.0 if w == 1 else 0.0)
         else:
             r = 1.0 if after > 0 else (-1.0 if after < 0 else 0.0)
@@ -57,3 +93,36 @@ def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, ou
     out[1] = -r
     out[2] = r
     out[3] = -r
+
+
+@njit(cache=True, inline="always")
+def _differenzler_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
+    core.apply_action(st, action, rp)
+    n = kernel.n_players(rp)
+    for p in range(n):
+        out[p] = 0.0
+    if kernel.phase(st) != kernel.PHASE_OVER:
+        return
+    if kind == REWARD_POINTS:
+        total = 0
+        for p in range(n):
+            total += kernel.score_of(st, p)
+        mean = total / n
+        for p in range(n):
+            out[p] = -(kernel.score_of(st, p) - mean) / REWARD_SCALE
+    elif kernel.is_match(st):
+        w = kernel.match_winner(st)
+        if w >= 0:
+            for p in range(n):
+                out[p] = 1.0 if p == w else -1.0 / (n - 1)
+    else:
+        best = kernel.score_of(st, 0)
+        for p in range(1, n):
+            best = min(best, kernel.score_of(st, p))
+        k = 0
+        for p in range(n):
+            if kernel.score_of(st, p) == best:
+                k += 1
+        if k < n:
+            for p in range(n):
+                out[p] = 1.0 / k if kernel.score_of(st, p) == best else -1.0 / (n - k)

@@ -230,3 +230,24 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: forehand names the contract or pushes."""
     st[S_PHASE] = PHASE_CONTRACT
+
+
+# ---------------------------------------------------------------------------------- bounds (Python)
+from .rules import Rules  # noqa: E402  (kept with the Python helpers, below the compiled rules)
+from .spec import ROUND_POINTS  # noqa: E402
+
+
+def weis_team_max(rules: Rules) -> int:
+    """An upper bound of one team's Weis points in a round (before the multiplier).
+
+    Nine cards hold at most 3 runs of >= 3 cards and at most 2 fours of a kind, so a hand
+    declares at most 3 * max(sequence value) + 2 * max(quad value); a team has two hands.
+    """
+    if not rules.weis:
+        return 0
+    return 2 * (3 * max(rules.sequence_values) + 2 * max(v for _, v in rules.quad_values))
+
+
+def round_score_max(rules: Rules) -> int:
+    """An upper bound of one team's score in one round (multiplier applied)."""
+    return max(rules.multipliers) * (ROUND_POINTS + rules.match_bonus + weis_team_max(rules) + rules.stoeck)

@@ -1,14 +1,17 @@
 """Batched self-play: ``num_envs`` Jass games stepped by one compiled call.
 
 :class:`VectorJassEnv` runs many games with one rules configuration and the same observation
-encoding (:mod:`jass_env.observation`), 43-action layout (:mod:`jass_env.cards`) and rewards
+encoding (:mod:`jass_env.encoding`), action layout (the game's spec) and rewards
 (:mod:`jass_env.rewards`) as the PettingZoo environment (:mod:`jass_env.aec`). In every game exactly
 one seat acts at any time, so each call returns one observation per game, for the seat to act:
 
 >>> env = VectorJassEnv(1024, rules="schieber", episode="round", reward="points")
->>> obs, mask, seat = env.reset(seed=0)        # (N, OBS_DIM) f32, (N, 43) bool, (N,) int64
+>>> obs, mask, seat = env.reset(seed=0)        # (N, obs_dim) f32, (N, n_actions) bool, (N,) int64
 >>> out = env.step(env.sample_actions())       # a VectorStep of arrays
->>> out.rewards[out.done]                      # (k, 4) rewards of the games that just ended
+>>> out.rewards[out.done]                      # (k, players) rewards of the games that just ended
+
+``rules="differenzler"`` (or ``"differenzler3"``) runs Differenzler: 194 actions, the
+observation of :mod:`jass_env.observation_differenzler`, rewards and scores per player.
 
 Finished games start a new episode by themselves (auto-reset): round episodes deal the next round
 from the game's own generator, match episodes deal the next round of the match with
@@ -18,14 +21,15 @@ already the first one of the next episode.
 
 Every rule lives in :mod:`jass_env.core`: the batch loop below (:func:`_step_batch`) is a numba
 function over the ``(num_envs, S_SIZE)`` state array calling ``rewards.step_with_rewards``,
-``observation.encode_observation`` / ``encode_action_mask`` / ``encode_state`` and
+``encoding.encode_observation`` / ``encode_state``, ``core.write_legal_mask`` and
 ``core.start_episode`` / ``core.episode_over``, exactly what the AEC environment
 calls for one game.
 
 Arrays: every returned array is preallocated once, C-contiguous, with dtypes float32 / bool / int64,
 so ``torch.from_numpy`` shares the memory. **They are overwritten by the next** ``reset``/``step``
-**call** (copy what you keep). Per game the env holds about 3.1 KB (``bytes_per_game``: engine
-state 0.9 KB, observation 2.1 KB, the rest small), plus 2.7 KB with ``state_obs=True``.
+**call** (copy what you keep). Per game the env holds about 3.3 KB in Schieber (``bytes_per_game``:
+engine state 0.9 KB, observation 2.1 KB, the rest small), plus 2.7 KB with ``state_obs=True``;
+Differenzler about 3.1 KB (observation 1.7 KB, mask 194 bytes).
 
 Speed: one decision (one action of one game: apply, reward, auto-reset, observation, mask) costs
 well under a microsecond in the compiled loop; ``benchmarks/vector.py`` measures it.
@@ -43,11 +47,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from . import core, observation, rewards
-from .cards import ACTION_NAMES, N_ACTIONS
+from . import core, encoding, kernel, rewards
 from .game import IllegalActionError, seed_to_rng_state
-from .observation import OBS_DIM, STATE_DIM
-from .rules import Rules, make_rules
+from .rules import RP_KIND, Rules, make_rules
+from .spec import KIND_SCHIEBER
 
 EPISODES = ("round", "match")
 
@@ -55,123 +58,162 @@ EPISODES = ("round", "match")
 class VectorReset(NamedTuple):
     """What :meth:`VectorJassEnv.reset` returns (arrays are reused by the next call)."""
 
-    obs: np.ndarray    #: (num_envs, OBS_DIM) float32, observation of the seat to act
-    mask: np.ndarray   #: (num_envs, 43) bool, its legal actions
-    seat: np.ndarray   #: (num_envs,) int64, the seat (player 0..3) to act
+    obs: np.ndarray    #: (num_envs, obs_dim) float32, observation of the seat to act
+    mask: np.ndarray   #: (num_envs, n_actions) bool, its legal actions
+    seat: np.ndarray   #: (num_envs,) int64, the seat (player) to act
 
 
 class VectorStep(NamedTuple):
     """What :meth:`VectorJassEnv.step` returns (arrays are reused by the next call)."""
 
-    obs: np.ndarray          #: (num_envs, OBS_DIM) float32, next observation (of the seat to act)
-    mask: np.ndarray         #: (num_envs, 43) bool, its legal actions
+    obs: np.ndarray          #: (num_envs, obs_dim) float32, next observation (of the seat to act)
+    mask: np.ndarray         #: (num_envs, n_actions) bool, its legal actions
     seat: np.ndarray         #: (num_envs,) int64, the seat to act next
-    rewards: np.ndarray      #: (num_envs, 4) float32, reward of each player 0..3 for this step
+    rewards: np.ndarray      #: (num_envs, players) float32, reward of each player for this step
     done: np.ndarray         #: (num_envs,) bool, the game finished an episode at this step
-    final_score: np.ndarray  #: (num_envs, 2) int64, where done: the episode's score per team
-    #: (round score with multipliers; in match mode the match totals); 0 elsewhere
-    winner: np.ndarray       #: (num_envs,) int64, where done: winning team 0/1, 2 = tie/draw; -1 elsewhere
-    states: np.ndarray | None  #: (num_envs, STATE_DIM) float32 with ``state_obs=True``, else None
+    final_score: np.ndarray  #: (num_envs, sides) int64, where done: the episode's score per side
+    #: (Schieber: round score with multipliers per team; Differenzler: penalty per player; in
+    #: match mode the match totals); 0 elsewhere
+    winner: np.ndarray       #: (num_envs,) int64, where done: the winning side (team 0/1, or the
+    #: Differenzler player), ``sides`` (Schieber 2) = tie/draw; -1 elsewhere
+    states: np.ndarray | None  #: (num_envs, state_dim) float32 with ``state_obs=True``, else None
 
 
 # ---------------------------------------------------------------------------------- compiled
 @njit(cache=True, inline="always")
 def _observe(st: np.ndarray, rp: np.ndarray, i: int, obs: np.ndarray, mask: np.ndarray,
-             seat: np.ndarray, legal: np.ndarray, state_out: np.ndarray, want_state: bool) -> None:
-    """Fill row ``i`` of the outputs for the seat to act in game ``st``; cache its legal bits."""
-    p = st[core.S_TO_MOVE]
+             seat: np.ndarray, legal: np.ndarray, block: np.ndarray, state_out: np.ndarray,
+             want_state: bool) -> None:
+    """Fill row ``i`` of the outputs for the seat to act in game ``st``; cache its legal set."""
+    p = kernel.to_move(st)
     seat[i] = p
     legal[i] = core.legal_actions_mask(st, rp)
+    block[i] = core.legal_block(st, rp)
     if want_state:
-        observation.encode_state(st, p, rp, state_out[i])
-        obs[i, :] = state_out[i, :OBS_DIM]
+        encoding.encode_state(st, p, rp, state_out[i])
+        obs[i, :] = state_out[i, :obs.shape[1]]
     else:
-        observation.encode_observation(st, p, rp, obs[i])
-    observation.write_action_bits(legal[i], mask[i])
+        encoding.encode_observation(st, p, rp, obs[i])
+    core.write_legal_mask(legal[i], block[i], mask[i])
 
 
 @njit(cache=True)
 def _reset_batch(states: np.ndarray, rng: np.ndarray, dealers: np.ndarray, rp: np.ndarray,
                  is_match: bool, obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray,
-                 state_out: np.ndarray, want_state: bool) -> None:
+                 block: np.ndarray, state_out: np.ndarray, want_state: bool) -> None:
     for i in range(states.shape[0]):
         st = states[i]
         st[:] = 0
-        st[core.S_RNG] = rng[i]
+        kernel.seed_generator(st, rng[i])
         core.start_episode(st, rp, is_match, dealers[i])
-        _observe(st, rp, i, obs, mask, seat, legal, state_out, want_state)
+        _observe(st, rp, i, obs, mask, seat, legal, block, state_out, want_state)
 
 
 @njit(cache=True)
 def _observe_batch(states: np.ndarray, rp: np.ndarray, obs: np.ndarray, mask: np.ndarray,
-                   seat: np.ndarray, legal: np.ndarray, state_out: np.ndarray, want_state: bool) -> None:
+                   seat: np.ndarray, legal: np.ndarray, block: np.ndarray, state_out: np.ndarray,
+                   want_state: bool) -> None:
     for i in range(states.shape[0]):
-        _observe(states[i], rp, i, obs, mask, seat, legal, state_out, want_state)
+        _observe(states[i], rp, i, obs, mask, seat, legal, block, state_out, want_state)
 
 
 @njit(cache=True)
-def _first_out_of_range(actions: np.ndarray) -> int:
-    """Index of the first game whose action is outside 0..N_ACTIONS-1, -1 if none is (memory safety:
+def _first_not_at_decision(states: np.ndarray, rp: np.ndarray) -> int:
+    """Index of the first game whose round is over or was never dealt, -1 if every game has a
+    seat to act."""
+    for i in range(states.shape[0]):
+        st = states[i]
+        dealt = 0
+        for p in range(kernel.n_players(rp)):
+            dealt |= kernel.dealt_hand_of(st, p)
+        if kernel.phase(st) == kernel.PHASE_OVER or dealt == 0:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _first_out_of_range(actions: np.ndarray, n_actions: int) -> int:
+    """Index of the first game whose action is outside 0..n_actions-1, -1 if none is (memory safety:
     the engine indexes its arrays by the action, so this check runs even with ``check_actions=False``)."""
     for i in range(actions.shape[0]):
-        if actions[i] < 0 or actions[i] >= N_ACTIONS:
+        if actions[i] < 0 or actions[i] >= n_actions:
             return i
     return -1
+
+
+@njit(cache=True, inline="always")
+def _legal(bits: int, block: int, a: int) -> bool:
+    """Whether action ``a`` (>= 0) is in the legal set (``bits``, ``block``)."""
+    if a < core.MASK_BITS and (bits >> a) & 1:
+        return True
+    return core.PHASE_ACTION_OFFSET <= a < core.PHASE_ACTION_OFFSET + block
 
 
 @njit(cache=True)
-def _first_illegal(legal: np.ndarray, actions: np.ndarray) -> int:
-    """Index of the first game whose action is not set in its legal bits, -1 if all are legal."""
+def _first_illegal(legal: np.ndarray, block: np.ndarray, actions: np.ndarray) -> int:
+    """Index of the first game whose action is not in its legal set, -1 if all are legal."""
     for i in range(legal.shape[0]):
         a = actions[i]
-        if a < 0 or a >= 43 or not (legal[i] >> a) & 1:
+        if a < 0 or not _legal(legal[i], block[i], a):
             return i
     return -1
+
+
+@njit(cache=True, inline="always")
+def _round_winner(st: np.ndarray, rp: np.ndarray) -> int:
+    """The side that won a finished round, ``sides`` for a tie: Schieber the higher score,
+    Differenzler the lowest penalty."""
+    sides = kernel.n_sides(rp)
+    best = 0
+    tied = False
+    schieber = rp[RP_KIND] == KIND_SCHIEBER
+    for s in range(1, sides):
+        a, b = kernel.score_of(st, s), kernel.score_of(st, best)
+        if (a > b) if schieber else (a < b):
+            best = s
+            tied = False
+        elif a == b:
+            tied = True
+    return sides if tied else best
 
 
 @njit(cache=True)
 def _step_one(i: int, st: np.ndarray, action: int, rp: np.ndarray, kind: int, is_match: bool,
-              obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray, rew: np.ndarray,
-              done: np.ndarray, final_score: np.ndarray, winner: np.ndarray, state_out: np.ndarray,
-              want_state: bool) -> None:
+              obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray, block: np.ndarray,
+              rew: np.ndarray, done: np.ndarray, final_score: np.ndarray, winner: np.ndarray,
+              state_out: np.ndarray, want_state: bool) -> None:
     """Game ``i``: apply, reward, auto-reset a finished episode, encode the next step."""
     rewards.step_with_rewards(st, action, rp, kind, rew[i])
     finished = core.episode_over(st, rp)
+    sides = final_score.shape[1]
     if finished:
-        if is_match:
-            final_score[i, 0] = st[core.S_MATCH_SCORE]
-            final_score[i, 1] = st[core.S_MATCH_SCORE + 1]
-            winner[i] = st[core.S_MATCH_WINNER]
-        else:
-            a = st[core.S_SCORE]
-            b = st[core.S_SCORE + 1]
-            final_score[i, 0] = a
-            final_score[i, 1] = b
-            winner[i] = 0 if a > b else (1 if b > a else 2)
+        for s in range(sides):
+            final_score[i, s] = kernel.match_score_of(st, s) if is_match else kernel.score_of(st, s)
+        winner[i] = kernel.match_winner(st) if is_match else _round_winner(st, rp)
         core.start_episode(st, rp, is_match, -1)
-    done[i] = finished
-    if not finished:
-        final_score[i, 0] = 0
-        final_score[i, 1] = 0
+    else:
+        for s in range(sides):
+            final_score[i, s] = 0
         winner[i] = -1
-    _observe(st, rp, i, obs, mask, seat, legal, state_out, want_state)
+    done[i] = finished
+    _observe(st, rp, i, obs, mask, seat, legal, block, state_out, want_state)
 
 
 @njit(cache=True)
 def _step_batch(states: np.ndarray, actions: np.ndarray, rp: np.ndarray, kind: int, is_match: bool,
-                obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray,
+                obs: np.ndarray, mask: np.ndarray, seat: np.ndarray, legal: np.ndarray, block: np.ndarray,
                 rew: np.ndarray, done: np.ndarray, final_score: np.ndarray, winner: np.ndarray,
                 state_out: np.ndarray, want_state: bool, check: bool) -> int:
     """One action per game (serial loop over the games).
 
-    First looks for an illegal action (with ``check``) or one outside 0..N_ACTIONS-1 (without):
-    returns that game's index and steps no game; otherwise returns -1.
+    First looks for an illegal action (with ``check``) or one outside the game's actions
+    (without): returns that game's index and steps no game; otherwise returns -1.
     """
-    bad = _first_illegal(legal, actions) if check else _first_out_of_range(actions)
+    bad = _first_illegal(legal, block, actions) if check else _first_out_of_range(actions, mask.shape[1])
     if bad >= 0:
         return bad
     for i in range(states.shape[0]):
-        _step_one(i, states[i], actions[i], rp, kind, is_match, obs, mask, seat, legal, rew, done,
+        _step_one(i, states[i], actions[i], rp, kind, is_match, obs, mask, seat, legal, block, rew, done,
                   final_score, winner, state_out, want_state)
     return -1
 
@@ -179,15 +221,15 @@ def _step_batch(states: np.ndarray, actions: np.ndarray, rp: np.ndarray, kind: i
 @njit(cache=True, parallel=True)
 def _step_batch_parallel(states: np.ndarray, actions: np.ndarray, rp: np.ndarray, kind: int,
                          is_match: bool, obs: np.ndarray, mask: np.ndarray, seat: np.ndarray,
-                         legal: np.ndarray, rew: np.ndarray, done: np.ndarray,
+                         legal: np.ndarray, block: np.ndarray, rew: np.ndarray, done: np.ndarray,
                          final_score: np.ndarray, winner: np.ndarray, state_out: np.ndarray,
                          want_state: bool, check: bool) -> int:
     """:func:`_step_batch` with the games split over numba's threads (games are independent)."""
-    bad = _first_illegal(legal, actions) if check else _first_out_of_range(actions)
+    bad = _first_illegal(legal, block, actions) if check else _first_out_of_range(actions, mask.shape[1])
     if bad >= 0:
         return bad
     for i in prange(states.shape[0]):
-        _step_one(i, states[i], actions[i], rp, kind, is_match, obs, mask, seat, legal, rew, done,
+        _step_one(i, states[i], actions[i], rp, kind, is_match, obs, mask, seat, legal, block, rew, done,
                   final_score, winner, state_out, want_state)
     return -1
 
@@ -196,28 +238,28 @@ def _step_batch_parallel(states: np.ndarray, actions: np.ndarray, rp: np.ndarray
 def _encode_states(states: np.ndarray, rp: np.ndarray, out: np.ndarray) -> None:
     for i in range(states.shape[0]):
         st = states[i]
-        observation.encode_state(st, st[core.S_TO_MOVE], rp, out[i])
+        encoding.encode_state(st, kernel.to_move(st), rp, out[i])
 
 
 @njit(cache=True)
-def _sample_one(i: int, legal: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
-    """A uniformly random action among game ``i``'s legal bits, from its sampler xorshift32 stream."""
+def _sample_one(i: int, legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random action of game ``i``'s legal set, from its sampler xorshift32 stream."""
     m = legal[i]
     x = core.xorshift32(rng[i])
     rng[i] = x
-    out[i] = core.nth_bit(m, x % core.popcount(m))
+    out[i] = core.pick_legal(m, block[i], x % (core.popcount(m) + block[i]))
 
 
 @njit(cache=True)
-def _sample_batch(legal: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+def _sample_batch(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
     for i in range(legal.shape[0]):
-        _sample_one(i, legal, rng, out)
+        _sample_one(i, legal, block, rng, out)
 
 
 @njit(cache=True, parallel=True)
-def _sample_batch_parallel(legal: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+def _sample_batch_parallel(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
     for i in prange(legal.shape[0]):
-        _sample_one(i, legal, rng, out)
+        _sample_one(i, legal, block, rng, out)
 
 
 # ---------------------------------------------------------------------------------- the env
@@ -234,15 +276,17 @@ class VectorJassEnv:
     Parameters
     ----------
     num_envs: number of games, >= 1 (tens of thousands are fine).
-    rules: preset name or :class:`~jass_env.rules.Rules` (default ``schieber``).
-    episode: ``"round"`` (one dealt hand) or ``"match"`` (rounds to the rules' target).
-    reward: ``"points"``, ``"win"`` or ``"tricks"`` (:mod:`jass_env.rewards`).
+    rules: preset name or :class:`~jass_env.rules.Rules` (default ``schieber``; ``differenzler``,
+        ``differenzler3`` and their variants play Differenzler).
+    episode: ``"round"`` (one dealt hand) or ``"match"`` (rounds to the rules' target, or the
+        Differenzler game's rounds).
+    reward: ``"points"``, ``"win"``, Schieber also ``"tricks"`` (:mod:`jass_env.rewards`).
     check_actions: raise :class:`IllegalActionError` on an illegal action (default). With False
         legality is not checked: the actions must be legal (e.g. from the mask), an illegal one
-        leaves the game's state meaningless. An action outside 0..42 always raises
+        leaves the game's state meaningless. An action outside the game's actions always raises
         IllegalActionError (no game stepped), checked or not.
     state_obs: also fill the perfect-information state of every game for the seat to act
-        (``(num_envs, STATE_DIM)`` float32, :func:`jass_env.observation.encode_state`) each step.
+        (``(num_envs, state_dim)`` float32, :func:`jass_env.encoding.encode_state`) each step.
     parallel: step and sample the games on numba's threads (``numba.set_num_threads`` /
         ``NUMBA_NUM_THREADS``, ``prange`` over the games); results are identical to the serial
         loop. Each step ends at a barrier of all threads, so it only pays off with many games and
@@ -262,7 +306,10 @@ class VectorJassEnv:
         self.rp = self.rules.params
         self.episode = episode
         self.reward = reward
-        self._kind = rewards.reward_kind(reward)
+        self._kind = rewards.reward_kind(reward, self.rules)
+        spec = self.rules.spec
+        self.players = spec.players
+        self._action_names = spec.action_names
         self._is_match = episode == "match"
         self.check_actions = bool(check_actions)
         self.state_obs = bool(state_obs)
@@ -272,18 +319,19 @@ class VectorJassEnv:
         n = self.num_envs
         #: (num_envs, S_SIZE) int64 engine state of every game (layout in :mod:`jass_env.core`)
         self.game_states = np.zeros((n, core.S_SIZE), dtype=np.int64)
-        self._obs = np.zeros((n, OBS_DIM), dtype=np.float32)
-        self._mask = np.zeros((n, N_ACTIONS), dtype=np.bool_)
+        self._obs = np.zeros((n, self.observation_dim), dtype=np.float32)
+        self._mask = np.zeros((n, self.num_actions), dtype=np.bool_)
         self._seat = np.zeros(n, dtype=np.int64)
         self._legal = np.zeros(n, dtype=np.int64)   # legal-action bits of the seat to act
-        self._rewards = np.zeros((n, 4), dtype=np.float32)
+        self._block = np.zeros(n, dtype=np.int64)   # and its block of phase actions (core.legal_block)
+        self._rewards = np.zeros((n, spec.players), dtype=np.float32)
         self._done = np.zeros(n, dtype=np.bool_)
-        self._final_score = np.zeros((n, 2), dtype=np.int64)
+        self._final_score = np.zeros((n, spec.sides), dtype=np.int64)
         self._winner = np.full(n, -1, dtype=np.int64)
         self._actions = np.zeros(n, dtype=np.int64)
         self._sampled = np.zeros(n, dtype=np.int64)
         self._sample_rng = _rng_states(np.random.SeedSequence(), n)
-        self._states_buf = np.zeros((n if state_obs else 0, STATE_DIM), dtype=np.float32)
+        self._states_buf = np.zeros((n if state_obs else 0, self.state_dim), dtype=np.float32)
         self._started = False
         self._result = VectorStep(self._obs, self._mask, self._seat, self._rewards, self._done,
                                   self._final_score, self._winner,
@@ -299,7 +347,8 @@ class VectorJassEnv:
         deals. Otherwise ``seed`` seeds game ``i`` with the i-th value of
         ``np.random.SeedSequence(seed).generate_state(num_envs)`` (None: fresh entropy).
         The :meth:`sample_actions` generator is reseeded from ``seed`` (or from ``seeds``).
-        ``dealers`` (one per game, 0..3, or -1 for the preset's ``first_forehand`` rule; default
+        ``dealers`` (one per game, a player of the game, or -1 for the preset's ``first_forehand``
+        rule; default
         all -1) fixes who deals each game's first round; the hands do not depend on it. Games that
         restart automatically later always use the preset's rule.
         """
@@ -309,8 +358,9 @@ class VectorJassEnv:
         else:
             dealer_arr = np.asarray(dealers).reshape(-1)
             if (dealer_arr.size != n or not np.issubdtype(dealer_arr.dtype, np.integer)
-                    or ((dealer_arr < -1) | (dealer_arr > 3)).any()):
-                raise ValueError(f"dealers must give one integer per game ({n}) in 0..3, or -1 for "
+                    or ((dealer_arr < -1) | (dealer_arr >= self.players)).any()):
+                raise ValueError(f"dealers must give one integer per game ({n}) in 0..{self.players - 1}, "
+                                 f"or -1 for "
                                  f"the preset's rule; got {np.asarray(dealers).tolist()!r}")
             dealer_arr = dealer_arr.astype(np.int64)
         if seeds is not None:
@@ -331,7 +381,7 @@ class VectorJassEnv:
             sampler = np.random.SeedSequence(seq.entropy, spawn_key=(1,))
         self._sample_rng[:] = _rng_states(sampler, n)
         _reset_batch(self.game_states, game_rng, dealer_arr, self.rp, self._is_match, self._obs,
-                     self._mask, self._seat, self._legal, self._states_buf, self.state_obs)
+                     self._mask, self._seat, self._legal, self._block, self._states_buf, self.state_obs)
         return self._started_episode()
 
     def _started_episode(self) -> VectorReset:
@@ -344,11 +394,11 @@ class VectorJassEnv:
         return VectorReset(self._obs, self._mask, self._seat)
 
     def step(self, actions: np.ndarray | Sequence[int]) -> VectorStep:
-        """Apply one action (0..42) per game for its seat to act; see :class:`VectorStep`.
+        """Apply one action (0..n_actions-1) per game for its seat to act; see :class:`VectorStep`.
 
         ``actions``: (num_envs,) integers (numpy array, list, or a CPU torch tensor).
         Raises :class:`IllegalActionError` (a ValueError) naming the first game with an illegal
-        action (with ``check_actions=False``: an action outside 0..42), its seat, the action and
+        action (with ``check_actions=False``: an action outside the game's actions), its seat, the action and
         the legal actions; no game is stepped then.
         """
         if not self._started:
@@ -358,25 +408,28 @@ class VectorJassEnv:
             raise ValueError(f"actions must have shape ({self.num_envs},) (one per game), got {a.shape}")
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             if a.dtype.kind not in "iu":
-                raise ValueError(f"actions must be integers 0..42, got dtype {a.dtype}")
+                raise ValueError(f"actions must be integers 0..{self.num_actions - 1}, got dtype {a.dtype}")
             np.copyto(self._actions, a, casting="unsafe")
             a = self._actions
         bad = self._step_kernel(self.game_states, a, self.rp, self._kind, self._is_match, self._obs,
-                                self._mask, self._seat, self._legal, self._rewards, self._done,
+                                self._mask, self._seat, self._legal, self._block, self._rewards, self._done,
                                 self._final_score, self._winner, self._states_buf, self.state_obs,
                                 self.check_actions)
         if bad >= 0:
             raise self._illegal(bad, int(a[bad]))
         return self._result
 
+    def _legal_int(self, i: int) -> int:
+        """Game ``i``'s legal set as one Python int (bit a = action a)."""
+        block = int(self._block[i])
+        return int(self._legal[i]) | (((1 << block) - 1) << core.PHASE_ACTION_OFFSET)
+
     def _illegal(self, i: int, action: int) -> IllegalActionError:
-        st = self.game_states[i]
-        legal = int(core.legal_actions_mask(st, self.rp))
-        names = ", ".join(f"{ACTION_NAMES[x]} ({x})" for x in range(N_ACTIONS) if legal >> x & 1)
-        what = f"{ACTION_NAMES[action]} (action {action})" if 0 <= action < N_ACTIONS else \
-            f"action {action} (actions are 0..{N_ACTIONS - 1})"
-        return IllegalActionError(f"game {i}: seat {int(st[core.S_TO_MOVE])} may not play {what} now; "
-                                  f"legal: {names}")
+        legal = encoding.legal_actions_text(self._legal_int(i), self._action_names)
+        what = f"{self._action_names[action]} (action {action})" if 0 <= action < self.num_actions else \
+            f"action {action} (actions are 0..{self.num_actions - 1})"
+        return IllegalActionError(f"game {i}: seat {int(self._seat[i])} may not play {what} now; "
+                                  f"legal: {legal}")
 
     # ------------------------------------------------------------------ helpers
     def sample_actions(self) -> np.ndarray:
@@ -387,7 +440,7 @@ class VectorJassEnv:
         """
         if not self._started:
             raise RuntimeError("call reset() before sample_actions()")
-        self._sample_kernel(self._legal, self._sample_rng, self._sampled)
+        self._sample_kernel(self._legal, self._block, self._sample_rng, self._sampled)
         return self._sampled
 
     def get_state(self) -> dict[str, np.ndarray]:
@@ -416,45 +469,46 @@ class VectorJassEnv:
             if sr.shape != (n,) or not np.issubdtype(sr.dtype, np.integer):
                 raise ValueError(f"sample_rng must be an integer array of shape ({n},); got "
                                  f"{sr.dtype} {sr.shape}")
-        over = np.flatnonzero((gs[:, core.S_PHASE] == core.PHASE_OVER) | (gs[:, core.S_DEALT:core.S_DEALT + 4]
-                                                                         .sum(axis=1) == 0))
-        if over.size:
-            raise ValueError(f"game_states: game {int(over[0])} is not at a decision (its round is over "
+        over = _first_not_at_decision(np.ascontiguousarray(gs, dtype=np.int64), self.rp)
+        if over >= 0:
+            raise ValueError(f"game_states: game {over} is not at a decision (its round is over "
                              f"or was never dealt); every game must have a seat to act")
         self.game_states[:] = gs
         if sample_rng is not None:
             self._sample_rng[:] = sr
         _observe_batch(self.game_states, self.rp, self._obs, self._mask, self._seat, self._legal,
-                       self._states_buf, self.state_obs)
+                       self._block, self._states_buf, self.state_obs)
         return self._started_episode()
 
     def states(self) -> np.ndarray:
-        """Perfect-information state of every game for its seat to act, (num_envs, STATE_DIM)
-        float32 (observation + all four hands by relative seat). Reused by the next call."""
+        """Perfect-information state of every game for its seat to act, (num_envs, state_dim)
+        float32 (observation + all hands by relative seat, in Differenzler + all predictions).
+        Reused by the next call."""
         if not self._started:
             raise RuntimeError("call reset() before states()")
         if not self.state_obs:
             if self._states_buf.shape[0] != self.num_envs:
-                self._states_buf = np.zeros((self.num_envs, STATE_DIM), dtype=np.float32)
+                self._states_buf = np.zeros((self.num_envs, self.state_dim), dtype=np.float32)
             _encode_states(self.game_states, self.rp, self._states_buf)
         return self._states_buf
 
     @property
     def observation_dim(self) -> int:
-        return OBS_DIM
+        return encoding.obs_dim(self.rules)
 
     @property
     def state_dim(self) -> int:
-        return STATE_DIM
+        return encoding.state_dim(self.rules)
 
     @property
     def num_actions(self) -> int:
-        return N_ACTIONS
+        return self.rules.spec.n_actions
 
     def per_game_arrays(self) -> dict[str, np.ndarray]:
         """Every array the env holds whose size grows with num_envs (for memory accounting)."""
         return {"game_states": self.game_states, "obs": self._obs, "mask": self._mask,
-                "seat": self._seat, "legal": self._legal, "rewards": self._rewards, "done": self._done,
+                "seat": self._seat, "legal": self._legal, "block": self._block, "rewards": self._rewards,
+                "done": self._done,
                 "final_score": self._final_score, "winner": self._winner, "actions": self._actions,
                 "sampled": self._sampled, "sample_rng": self._sample_rng, "states": self._states_buf}
 

@@ -3,15 +3,18 @@
 >>> from jass_env.wrappers import JassGymEnv
 >>> env = JassGymEnv(seat=0, reward="points")            # three uniformly random partners/opponents
 >>> obs, info = env.reset(seed=0)
->>> mask = env.action_masks()                             # bool[43], for sb3-contrib's MaskablePPO
+>>> mask = env.action_masks()                             # bool[n_actions], for sb3-contrib's MaskablePPO
 >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
 
-The other three seats are played by *policies*: any object with an ``act(obs_dict) -> int``
+The other seats are played by *policies*: any object with an ``act(obs_dict) -> int``
 method, or a plain callable ``f(obs_dict) -> int``, where ``obs_dict`` is the AEC observation
-``{"observation": float32[OBS_DIM], "action_mask": int8[43]}`` of that seat. ``opponents`` is
-one policy for both opponents or a sequence of two (next seat first); ``partner`` plays the seat
-opposite. ``None`` (the default) draws uniformly random legal actions with the environment's
-seeded generator (``self.np_random``, seeded by ``reset(seed=...)``).
+``{"observation": float32[obs_dim], "action_mask": int8[n_actions]}`` of that seat. Schieber:
+``opponents`` is one policy for both opponents or a sequence of two (next seat first);
+``partner`` plays the seat opposite. Differenzler (``rules="differenzler"`` or
+``game="differenzler3"``; everyone alone, no partner): ``opponents`` is one policy for every
+other seat or a sequence of n − 1 (next seat first). ``None`` (the default) draws uniformly
+random legal actions with the environment's seeded generator (``self.np_random``, seeded by
+``reset(seed=...)``).
 
 Observation: the AEC ``Dict(observation, action_mask)``; with ``flat=True`` just the
 ``observation`` Box vector. Each step returns new arrays.
@@ -40,7 +43,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .aec import raw_env
-from .cards import ACTION_NAMES, N_ACTIONS
+from .encoding import legal_actions_text, mask_array
 from .game import IllegalActionError
 from .render import render_table
 from .rules import Rules
@@ -75,14 +78,14 @@ class RandomLegalAgent:
 
 
 class JassGymEnv(gymnasium.Env):
-    """One seat of Schieber Jass as a Gymnasium env (see the module docstring).
+    """One seat of a Jass game as a Gymnasium env (see the module docstring).
 
     Args:
-        seat: the learning seat 0..3 (team = seat % 2).
-        opponents: None (random), one policy for both opponents, or a sequence of two (seat + 1,
-            seat + 3).
-        partner: None (random) or the policy of seat + 2.
-        rules, rule_overrides, episode, reward: as for :func:`jass_env.aec.env`.
+        seat: the learning seat 0..n-1 (Schieber: team = seat % 2).
+        opponents: None (random), one policy for every opponent, or a sequence: Schieber two
+            (seat + 1, seat + 3), Differenzler n - 1 (seat + 1, ..., seat + n - 1).
+        partner: Schieber: None (random) or the policy of seat + 2; Differenzler: must be None.
+        rules, game, rule_overrides, episode, reward: as for :func:`jass_env.aec.env`.
         flat: observation is the Box vector only (no dict).
         illegal_action: "penalty" (default) or "raise"; illegal_reward: the penalty.
         render_mode: None, "human" or "ansi" (the table with only the learning seat's hand).
@@ -91,39 +94,50 @@ class JassGymEnv(gymnasium.Env):
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, seat: int = 0, opponents: Policy | Sequence[Policy] = None, partner: Policy = None,
-                 rules: str | Rules | None = None, *, rule_overrides: dict[str, Any] | None = None,
+                 rules: str | Rules | None = None, *, game: str | None = None,
+                 rule_overrides: dict[str, Any] | None = None,
                  episode: str = "round", reward: str = "points", flat: bool = False,
                  illegal_action: str = "penalty", illegal_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
-        if not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < 4):
-            raise ValueError(f"seat must be a player 0..3, got {seat!r}")
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"unknown illegal_action {illegal_action!r}; "
                              f"valid: {', '.join(ILLEGAL_ACTIONS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; valid: None, human, ansi")
-        self.aec = raw_env(rules, rule_overrides=rule_overrides, episode=episode, reward=reward)
+        self.aec = raw_env(rules, game=game, rule_overrides=rule_overrides, episode=episode, reward=reward)
         self.rules = self.aec.rules
+        n = self.rules.spec.players
+        if not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < n):
+            raise ValueError(f"seat must be a player 0..{n - 1}, got {seat!r}")
         self.seat = int(seat)
-        self.agent = self.aec.possible_agents[self.seat]
+        agents = self.aec.possible_agents
+        self.agent = agents[self.seat]
+        teams = self.rules.spec.team_mode == "pairs"
+        # the other seats in play order, and which of them are opponents
+        others = [(self.seat + k) % n for k in range(1, n)]
+        opponent_seats = [p for p in others if not teams or p % 2 != self.seat % 2]
         if isinstance(opponents, (list, tuple)):
-            if len(opponents) != 2:
-                raise ValueError(f"opponents: one policy or a sequence of two, got {len(opponents)}")
+            if len(opponents) != len(opponent_seats):
+                raise ValueError(f"opponents: one policy or a sequence of {len(opponent_seats)}, "
+                                 f"got {len(opponents)}")
             opp = [_as_policy(o, f"opponents[{i}]") for i, o in enumerate(opponents)]
         else:
-            opp = [_as_policy(opponents, "opponents")] * 2
+            opp = [_as_policy(opponents, "opponents")] * len(opponent_seats)
         self._policies: dict[str, Callable | None] = {
-            self.aec.possible_agents[(self.seat + 1) % 4]: opp[0],
-            self.aec.possible_agents[(self.seat + 2) % 4]: _as_policy(partner, "partner"),
-            self.aec.possible_agents[(self.seat + 3) % 4]: opp[1],
-        }
+            agents[p]: opp[i] for i, p in enumerate(opponent_seats)}
+        if teams:
+            self._policies[agents[(self.seat + 2) % n]] = _as_policy(partner, "partner")
+        elif partner is not None:
+            raise ValueError(f"partner: {self.rules.game} has no partners (everyone plays alone); "
+                             f"give the other seats' policies as opponents")
         self.flat = bool(flat)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         dict_space = self.aec.observation_space(self.agent)
         self.observation_space = dict_space["observation"] if self.flat else dict_space
-        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.n_actions = self.aec.n_actions
+        self.action_space = spaces.Discrete(self.n_actions)
         self._obs: dict[str, np.ndarray] | None = None
         self._over = True
 
@@ -145,7 +159,7 @@ class JassGymEnv(gymnasium.Env):
             a = int(action.__index__())  # type: ignore[union-attr]
         except AttributeError:
             a = -1
-        if a < 0 or a >= N_ACTIONS or not (legal >> a) & 1:
+        if a < 0 or a >= self.n_actions or not (legal >> a) & 1:
             if self.illegal_action == "raise":
                 raise IllegalActionError(self._illegal_message(self.seat, action, legal))
             self._over = True
@@ -159,12 +173,9 @@ class JassGymEnv(gymnasium.Env):
         return self._out(), reward, terminated, False, {}
 
     def action_masks(self) -> np.ndarray:
-        """bool[43]: the legal actions of the learning seat now (all False once the episode ended)."""
-        out = np.zeros(N_ACTIONS, dtype=bool)
-        if not self._over:
-            legal = self.aec.legal_actions_mask()
-            out[:] = (legal >> np.arange(N_ACTIONS)) & 1
-        return out
+        """bool[n_actions]: the legal actions of the learning seat now (all False once the episode
+        ended)."""
+        return mask_array(0 if self._over else self.aec.legal_actions_mask(), self.n_actions)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -202,7 +213,7 @@ class JassGymEnv(gymnasium.Env):
                     a = int(a.__index__())
                 except AttributeError:
                     a = -1
-                if a < 0 or a >= N_ACTIONS or not (legal_mask >> a) & 1:
+                if a < 0 or a >= self.n_actions or not (legal_mask >> a) & 1:
                     seat = aec.possible_agents.index(agent)
                     raise IllegalActionError(
                         f"the policy of seat {seat} returned an illegal action; "
@@ -213,14 +224,14 @@ class JassGymEnv(gymnasium.Env):
         obs = self.aec.observe(self.agent)
         return obs["observation"] if self.flat else obs
 
-    @staticmethod
-    def _illegal_message(seat: int, action: Any, legal: int) -> str:
-        names = ", ".join(f"{ACTION_NAMES[x]} ({x})" for x in range(N_ACTIONS) if (legal >> x) & 1)
-        if isinstance(action, (int, np.integer)) and 0 <= action < N_ACTIONS:
-            what = f"{ACTION_NAMES[int(action)]} (action {int(action)})"
+    def _illegal_message(self, seat: int, action: Any, legal: int) -> str:
+        names = self.rules.spec.action_names
+        if isinstance(action, (int, np.integer)) and 0 <= action < self.n_actions:
+            what = f"{names[int(action)]} (action {int(action)})"
         else:
-            what = f"{action!r} (actions are integers 0..{N_ACTIONS - 1})"
-        return f"seat {seat} (player_{seat}) may not play {what} now; legal actions: {names or 'none'}"
+            what = f"{action!r} (actions are integers 0..{self.n_actions - 1})"
+        return (f"seat {seat} (player_{seat}) may not play {what} now; legal actions: "
+                f"{legal_actions_text(legal, names)}")
 
 
 __all__ = ["JassGymEnv", "RandomLegalAgent", "ILLEGAL_ACTIONS"]
@@ -228,3 +239,7 @@ __all__ = ["JassGymEnv", "RandomLegalAgent", "ILLEGAL_ACTIONS"]
 
 if "jass_env/Jass-v0" not in gymnasium.registry:
     gymnasium.register(id="jass_env/Jass-v0", entry_point="jass_env.wrappers:JassGymEnv")
+for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
+                   ("differenzler3", "jass_env/Differenzler3-v0")):
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})

@@ -19,6 +19,11 @@ from jass_env.rules import SCHIEBER_PRESETS, RulesError, make_rules
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
+def _view(st: np.ndarray, rules=None) -> core.StateView:
+    """Named reads of a state (Schieber unless ``rules`` say otherwise)."""
+    return core.StateView(st, make_rules(rules).params)
+
+
 def random_play(e, rng: np.random.Generator, max_steps: int = 10**9):
     """Drive an AEC env with random legal actions; yields (agent, obs) before each live step."""
     steps = 0
@@ -279,7 +284,7 @@ def test_masks_equal_engine_legal_sets(preset):
     while steps < 2500:
         for agent, obs in random_play(e, rng):
             legal = core.legal_actions(e.core_state, e.rules.params)
-            assert agent == AGENTS[e.core_state[core.S_TO_MOVE]]
+            assert agent == AGENTS[core.StateView(e.core_state, e.rules.params).to_move]
             assert obs["action_mask"].dtype == np.int8
             assert list(obs["action_mask"].nonzero()[0]) == list(legal)
             other = AGENTS[(AGENTS.index(agent) + 1) % 4]
@@ -335,7 +340,7 @@ def test_tricks_total_equals_points_total(seed):
     points, st = collect_returns("points", seed)
     tricks, st2 = collect_returns("tricks", seed)
     np.testing.assert_array_equal(st, st2)                   # the same deal and play
-    score = (st[core.S_SCORE] - st[core.S_SCORE + 1]) / 157
+    score = (_view(st).score[0] - _view(st).score[1]) / 157
     for p, a in enumerate(AGENTS):
         sign = 1 if p % 2 == 0 else -1
         assert points[a] == pytest.approx(sign * score)
@@ -344,10 +349,10 @@ def test_tricks_total_equals_points_total(seed):
 
 def test_win_reward_round_and_match():
     returns, st = collect_returns("win", 4)
-    diff = st[core.S_SCORE] - st[core.S_SCORE + 1]
+    diff = _view(st).score[0] - _view(st).score[1]
     assert returns["player_0"] == np.sign(diff) and returns["player_1"] == -np.sign(diff)
     returns, st = collect_returns("win", 4, episode="match")
-    w = st[core.S_MATCH_WINNER]
+    w = _view(st).match_winner
     assert w in (0, 1)
     assert returns["player_0"] == (1.0 if w == 0 else -1.0) and returns["player_3"] == -returns["player_0"]
 
@@ -358,7 +363,7 @@ def test_round_episode_terminates_all_at_round_end():
     e.reset(seed=9)
     for _ in random_play(e, np.random.default_rng(0)):
         pass
-    assert e.core_state[core.S_PHASE] == core.PHASE_OVER and not e.agents
+    assert _view(e.core_state).phase == core.PHASE_OVER and not e.agents
 
 
 @pytest.mark.parametrize("preset", ["schieber", "tournament", "seed_nl"])
@@ -370,23 +375,23 @@ def test_match_episode_plays_rounds_until_decided(preset):
     terminated_while_undecided = False
     for _agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
-        st = e.core_state
+        st = _view(e.core_state, e.rules)
         if term:
-            terminated_while_undecided |= st[core.S_MATCH_WINNER] < 0
+            terminated_while_undecided |= st.match_winner is None
             e.step(None)
             continue
-        rounds_seen.add(int(st[core.S_ROUND_NO]))
+        rounds_seen.add(st.rounds_done)
         legal = obs["action_mask"].nonzero()[0]
         e.step(int(legal[rng.integers(len(legal))]))
     rules = e.rules
-    st = e.core_state
+    st = _view(e.core_state, rules)
     assert not terminated_while_undecided
-    assert st[core.S_MATCH_WINNER] >= 0
+    assert st.match_winner >= 0
     assert len(rounds_seen) > 1 or preset == "seed_nl"      # seed_nl (×4) can end in one round
     if rules.match_rounds:
-        assert st[core.S_ROUND_NO] == rules.match_rounds
+        assert st.rounds_done == rules.match_rounds
     else:
-        assert max(st[core.S_MATCH_SCORE], st[core.S_MATCH_SCORE + 1]) >= rules.target
+        assert max(st.match_score) >= rules.target
     high = observation_high(rules)
     assert np.all(high >= 1.0) and np.all(np.isfinite(high))
 

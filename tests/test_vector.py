@@ -14,8 +14,8 @@ import pytest
 from jass_env import core
 from jass_env.game import IllegalActionError
 from jass_env.observation import OBS_DIM, STATE_DIM, encode_state
-from jass_env.rewards import REWARD_KINDS
-from jass_env.rules import RP_BERGPREIS, RP_MATCH_ROUNDS, RP_MULT, RP_TARGET, SCHIEBER_PRESETS
+from jass_env.rewards import reward_kinds
+from jass_env.rules import RP_BERGPREIS, RP_MATCH_ROUNDS, RP_MULT, RP_TARGET, SCHIEBER_PRESETS, make_rules
 from jass_env.vector import VectorJassEnv
 
 aec = pytest.importorskip("jass_env.aec")
@@ -30,13 +30,18 @@ def _pick(rng: np.random.Generator, mask_row: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- equivalence
+#: every Schieber preset and the Differenzler games (whose variants share the compiled paths)
+EQUIVALENCE_PRESETS = sorted(SCHIEBER_PRESETS) + ["differenzler", "differenzler3"]
+
+
 @pytest.mark.parametrize("episode", ["round", "match"])
-@pytest.mark.parametrize("preset", sorted(SCHIEBER_PRESETS))
+@pytest.mark.parametrize("preset", EQUIVALENCE_PRESETS)
 def test_same_as_aec(preset: str, episode: str) -> None:
     """Game i of the vector env and an AEC env seeded alike agree at every step."""
     seeds = [11, 2024, 7]
-    k = sorted(SCHIEBER_PRESETS).index(preset) + (episode == "match")
-    reward = REWARD_KINDS[k % 3]                       # every reward kind in both episode modes
+    kinds = reward_kinds(make_rules(preset))
+    k = EQUIVALENCE_PRESETS.index(preset) + (episode == "match")
+    reward = kinds[k % len(kinds)]                    # every reward kind in both episode modes
     venv = VectorJassEnv(len(seeds), rules=preset, episode=episode, reward=reward)
     envs = [aec.raw_env(rules=preset, episode=episode, reward=reward) for _ in seeds]
     obs, mask, seat = venv.reset(seeds=seeds)
@@ -65,12 +70,12 @@ def test_same_as_aec(preset: str, episode: str) -> None:
             over = all(e.terminations.values())
             assert out.done[i] == over
             if over:
-                st = e.core_state
+                view = core.StateView(e.core_state, e.rules.params)
                 if episode == "round":
-                    score = [st[core.S_SCORE], st[core.S_SCORE + 1]]
+                    score = view.score
                 else:
-                    score = [st[core.S_MATCH_SCORE], st[core.S_MATCH_SCORE + 1]]
-                    assert out.winner[i] == st[core.S_MATCH_WINNER]
+                    score = view.match_score
+                    assert out.winner[i] == view.match_winner
                 assert list(out.final_score[i]) == score
                 episodes[i] += 1
                 e.reset()                          # next episode from the same deal stream

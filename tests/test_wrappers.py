@@ -46,7 +46,8 @@ def test_reward_is_the_seats_round_result(seat):
     for seed in range(3):
         total, steps = play_episode(env, seed, np.random.default_rng(seed))
         st = env.aec.core_state
-        own, opp = st[core.S_SCORE + seat % 2], st[core.S_SCORE + 1 - seat % 2]
+        score = core.StateView(st, env.rules.params).score
+        own, opp = score[seat % 2], score[1 - seat % 2]
         assert total == pytest.approx((own - opp) / 157)
         assert 9 <= steps <= 11                                     # 9 cards, maybe a contract choice
         assert not env.action_masks().any()
@@ -55,7 +56,7 @@ def test_reward_is_the_seats_round_result(seat):
 def test_match_episode():
     env = JassGymEnv(seat=0, episode="match", reward="win", flat=True)
     total, steps = play_episode(env, 1, np.random.default_rng(1))
-    w = env.aec.core_state[core.S_MATCH_WINNER]
+    w = core.StateView(env.aec.core_state, env.rules.params).match_winner
     assert total == (1.0 if w == 0 else -1.0) and steps > 9
 
 

@@ -1,0 +1,100 @@
+"""The observation and action layout of each game, picked by the rules: one entry point for the
+environments.
+
+:mod:`jass_env.observation` encodes Schieber (version 1, 529 floats),
+:mod:`jass_env.observation_differenzler` both Differenzler games; the compiled
+:func:`encode_observation` and :func:`encode_state` here branch on the game of ``rp`` (the
+:meth:`jass_env.rules.Rules.params` array), so the AEC and the batched environments call one
+function for every game. :func:`obs_dim`, :func:`state_dim` and :func:`observation_bounds` give the
+sizes and Box bounds for a :class:`~jass_env.rules.Rules`; :func:`mask_array` and
+:func:`legal_actions_text` turn a legal set (one Python int, bit a = action a) into a mask and
+into the list that every illegal-action error shows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import observation, observation_differenzler
+from .rules import RP_KIND, Rules
+from .spec import KIND_SCHIEBER
+
+
+@njit(cache=True, inline="always")
+def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
+    """The observation of player ``observer`` in the game of ``rp`` into ``out`` (float32)."""
+    if rp[RP_KIND] == KIND_SCHIEBER:
+        observation.encode_observation(st, observer, rp, out)
+    else:
+        observation_differenzler.encode_observation(st, observer, rp, out)
+
+
+@njit(cache=True, inline="always")
+def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
+    """The full-information state from ``observer``'s seat in the game of ``rp`` into ``out``."""
+    if rp[RP_KIND] == KIND_SCHIEBER:
+        observation.encode_state(st, observer, rp, out)
+    else:
+        observation_differenzler.encode_state(st, observer, rp, out)
+
+
+def obs_dim(rules: Rules) -> int:
+    if rules.spec.kind == KIND_SCHIEBER:
+        return observation.OBS_DIM
+    return observation_differenzler.obs_dim(rules.spec)
+
+
+def state_dim(rules: Rules) -> int:
+    if rules.spec.kind == KIND_SCHIEBER:
+        return observation.STATE_DIM
+    return observation_differenzler.state_dim(rules.spec)
+
+
+def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) float32 arrays of length :func:`obs_dim` that hold every observation."""
+    if rules.spec.kind == KIND_SCHIEBER:
+        return np.zeros(observation.OBS_DIM, dtype=np.float32), observation.observation_high(rules)
+    return observation_differenzler.observation_bounds(rules.spec)
+
+
+def state_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) float32 arrays of length :func:`state_dim`: the observation's bounds, then
+    [0, 1] for the hidden part (hands, predictions)."""
+    low, high = observation_bounds(rules)
+    extra = state_dim(rules) - obs_dim(rules)
+    return (np.concatenate([low, np.zeros(extra, dtype=np.float32)]),
+            np.concatenate([high, np.ones(extra, dtype=np.float32)]))
+
+
+#: runs of consecutive legal actions longer than this (Differenzler's 158 predictions) are shown
+#: as "first … last"; no hand (at most 12 cards) makes a longer run of cards
+RUN_SHOWN = 12
+
+
+def mask_array(legal: int, n_actions: int) -> np.ndarray:
+    """bool[n_actions]: bit a of the Python int ``legal`` at index a."""
+    raw = np.frombuffer(int(legal).to_bytes((n_actions + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:n_actions].astype(bool)
+
+
+def legal_actions_text(legal: int, names: tuple[str, ...]) -> str:
+    """The legal actions of ``legal`` (bit a = action a) as "name (id), ...", long runs shortened
+    ("predict 0 (36) … predict 157 (193)"); "none" for the empty set."""
+    ids = [a for a in range(len(names)) if (legal >> a) & 1]
+    parts: list[str] = []
+    i = 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        if j - i + 1 > RUN_SHOWN:
+            parts.append(f"{names[ids[i]]} ({ids[i]}) … {names[ids[j]]} ({ids[j]})")
+        else:
+            parts.extend(f"{names[a]} ({a})" for a in ids[i:j + 1])
+        i = j + 1
+    return ", ".join(parts) or "none"
+
+
+__all__ = ["mask_array", "legal_actions_text", "encode_observation", "encode_state", "obs_dim",
+           "state_dim", "observation_bounds", "state_bounds"]
