@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from jass_env import core
-from jass_env.core import S_SIZE
+from jass_env.core import state_size
 from jass_env.kernel import (
     ACE,
     JACK,
@@ -99,6 +99,8 @@ from .differenzler_view import (
     prediction_action,
 )
 from .heuristic import check_action, possible_cards
+
+STATE_SIZE = state_size()   # length of an engine state array
 
 ALL_CARDS = (1 << 36) - 1
 N_SUITS = 4
@@ -511,7 +513,7 @@ def pimc_points(v: np.ndarray, rp: np.ndarray, n_worlds: int, my_target: int, rn
     """My card points in each of ``n_worlds`` sampled worlds played out from the first trick."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     targets = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    st = np.zeros(S_SIZE, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
     for i in range(n_worlds):
         sample_world(v, rp, rng, hands)
         build_world(v, hands, my_target, rp, st, targets)
@@ -524,8 +526,8 @@ def pimc_penalties(v: np.ndarray, rp: np.ndarray, n_worlds: int, rng: np.ndarray
     """Add, for ``n_worlds`` sampled worlds, my round penalty after each legal card to ``sums[card]``."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     targets = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    world = np.zeros(S_SIZE, dtype=np.int64)
-    st = np.zeros(S_SIZE, dtype=np.int64)
+    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
     for _ in range(n_worlds):
         sample_world(v, rp, rng, hands)
         build_world(v, hands, v[DV_PREDICTIONS], rp, world, targets)
