@@ -195,9 +195,7 @@ def env(**kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = _RejectNonActions(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return _OrderEnforcing(e)
 
 
 def differenzler_env(**kwargs: Any) -> AECEnv:
@@ -224,14 +222,23 @@ def _not_an_action(action: Any, n_actions: int) -> str | None:
     return None
 
 
-class _RejectNonActions(wrappers.BaseWrapper):
-    """Raises IllegalActionError for an action that is not an integer (``step(True)``), before
-    PettingZoo's wrappers would fail on it with an unrelated error."""
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper (the outermost wrapper), with named errors where the
+    wrappers below would fail with an unrelated one: IllegalActionError for an action that is not
+    an integer (``step(True)``), and raw_env's RuntimeError for ``step()`` or ``last()`` after the
+    episode (every agent is done)."""
+
+    def last(self, observe: bool = True) -> tuple:
+        if self._has_reset and not self.unwrapped.agents:
+            raise self.unwrapped._outside_episode("last()")
+        return super().last(observe)
 
     def step(self, action: Any) -> None:
+        if self._has_reset and not self.unwrapped.agents:
+            raise self.unwrapped._outside_episode("step()")
         problem = None if action is None else _not_an_action(action, self.unwrapped.n_actions)
         if problem:
-            raise IllegalActionError(f"{self.agent_selection}: {problem}")
+            raise IllegalActionError(f"{self.unwrapped.agent_selection}: {problem}")
         super().step(action)
 
 

@@ -477,6 +477,19 @@ def test_step_and_last_outside_an_episode_are_named_errors():
     assert e.last()[0]["action_mask"].any()
 
 
+def test_the_wrapped_env_names_step_and_last_after_the_episode_too():
+    e = env()
+    e.reset(seed=2)
+    for _ in random_play(e, np.random.default_rng(0)):
+        pass
+    assert e.agents == []
+    for call in (lambda: e.step(0), e.last):
+        with pytest.raises(RuntimeError, match=r"after the episode ended .*call reset\(\)"):
+            call()
+    e.reset(seed=2)
+    assert e.last()[0]["action_mask"].any()
+
+
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
 def test_reset_rejects_a_seed_that_is_not_a_non_negative_integer(seed):
     with pytest.raises(ValueError, match=r"seed must be a non-negative integer or None, got "):
