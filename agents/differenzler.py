@@ -70,7 +70,6 @@ from jass_env.kernel import (
     to_move,
     trick_winner_position,
     voids,
-    xorshift32,
 )
 from jass_env.rules import Rules, make_rules
 from jass_env.spec import LAST_TRICK_BONUS, MAX_PLAYERS, ROUND_POINTS
@@ -99,12 +98,12 @@ from .differenzler_view import (
     prediction_action,
 )
 from .heuristic import check_action, possible_cards
+from .worlds import deal_unseen
 
 STATE_SIZE = state_size()   # length of an engine state array
 
 ALL_CARDS = (1 << 36) - 1
 N_SUITS = 4
-MAX_TRIES = 50
 NO_CARD = -1
 
 
@@ -385,14 +384,6 @@ def differenzler_rules(rules: str | Rules | None) -> Rules:
 
 # ---------------------------------------------------------------------------------- PIMC
 @njit(cache=True)
-def _rand(rng: np.ndarray, n: int) -> int:
-    """An integer in [0, n) from the xorshift32 state ``rng[0]`` (advanced in place)."""
-    x = xorshift32(rng[0])
-    rng[0] = x
-    return x % n
-
-
-@njit(cache=True)
 def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> int:
     """Deal the unseen cards of a seat view ``v`` to relative seats 1..n-1 (into ``hands``,
     ``hands[0]`` = my hand), each seat as many as it still holds, none of a suit it has shown
@@ -417,57 +408,8 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
     for r in range(1, n):
         need[r] = v[DV_TRICKS] - popcount(v[DV_PLAYED + r]) - popcount(fixed[r])
         allowed[r] = possible_cards(r, ALL_CARDS, v[DV_VOIDS:DV_VOIDS + MAX_PLAYERS], zeros, v[DV_TRUMP], rp)
-    nfree = popcount(free)
-    cards = np.empty(nfree, dtype=np.int64)
-    order = np.empty(nfree, dtype=np.int64)
-    k = 0
-    m = free
-    while m:
-        cards[k] = lowest_bit(m)
-        m &= m - 1
-        k += 1
-    cap = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    tries = 0
-    while True:
-        relax = tries > MAX_TRIES
-        for i in range(nfree - 1, 0, -1):
-            j = _rand(rng, i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        k = 0
-        for want in range(1, n):                 # fewest allowed seats first
-            for i in range(nfree):
-                cnt = 0
-                for r in range(1, n):
-                    if relax or (allowed[r] >> cards[i]) & 1:
-                        cnt += 1
-                if cnt == want or (want == 1 and cnt == 0):
-                    order[k] = cards[i]
-                    k += 1
-        hands[0] = hand
-        for r in range(1, n):
-            cap[r] = need[r]
-            hands[r] = fixed[r]
-        ok = True
-        for i in range(nfree):
-            c = order[i]
-            total = 0
-            for r in range(1, n):
-                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
-                    total += cap[r]
-            if total == 0:
-                ok = False
-                break
-            x = _rand(rng, total)
-            for r in range(1, n):
-                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
-                    if x < cap[r]:
-                        hands[r] |= np.int64(1) << c
-                        cap[r] -= 1
-                        break
-                    x -= cap[r]
-        if ok or tries > 2 * MAX_TRIES:
-            return tries
-        tries += 1
+    hands[0] = hand
+    return deal_unseen(free, fixed, need, allowed, n, rng, hands)
 
 
 @njit(cache=True)

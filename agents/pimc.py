@@ -57,19 +57,11 @@ from .view import (
     V_WEIS,
     decode,
 )
+from .worlds import MAX_TRIES, deal_unseen, next_rand
 
 ROLLOUTS = ("heuristic", "random")
-MAX_TRIES = 50
 #: length of an engine state array (the worlds' buffers)
 STATE_SIZE = core.state_size()
-
-
-@njit(cache=True)
-def _next_rand(rng: np.ndarray, n: int) -> int:
-    """An integer in [0, n) from the xorshift32 state ``rng[0]`` (advanced in place)."""
-    x = core.xorshift32(rng[0])
-    rng[0] = x
-    return x % n
 
 
 @njit(cache=True)
@@ -93,67 +85,8 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
     for r in range(1, 4):
         need[r] = 9 - popcount(v[V_PLAYED + r]) - popcount(known[r])
         allowed[r] = possible_holding(v[V_VOIDS + r], contract, rp)
-    nfree = popcount(free)
-    cards = np.empty(nfree, dtype=np.int64)
-    order = np.empty(nfree, dtype=np.int64)
-    k = 0
-    m = free
-    while m:
-        low = m & -m
-        cards[k] = core.lowest_bit(low)
-        m ^= low
-        k += 1
-    cap = np.zeros(4, dtype=np.int64)
-    tries = 0
-    while True:
-        relax = tries > MAX_TRIES
-        # order: fewest allowed seats first, random among equals
-        for i in range(nfree - 1, 0, -1):
-            j = _next_rand(rng, i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        k = 0
-        for want in range(0, 4):
-            for i in range(nfree):
-                c = cards[i]
-                cnt = 0
-                for r in range(1, 4):
-                    if relax or (allowed[r] >> c) & 1:
-                        cnt += 1
-                if cnt == want or (want == 3 and cnt > 3):
-                    order[k] = c
-                    k += 1
-        for r in range(4):
-            cap[r] = need[r]
-            hands[r] = known[r]
-        hands[0] = hand
-        ok = True
-        for i in range(nfree):
-            c = order[i]
-            total = 0
-            for r in range(1, 4):
-                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
-                    total += cap[r]
-            if total == 0:
-                if relax:                       # inconsistent sizes: give it to any seat
-                    for r in range(1, 4):
-                        if cap[r] > 0 or r == 3:
-                            hands[r] |= np.int64(1) << c
-                            cap[r] -= 1
-                            break
-                    continue
-                ok = False
-                break
-            x = _next_rand(rng, total)
-            for r in range(1, 4):
-                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
-                    if x < cap[r]:
-                        hands[r] |= np.int64(1) << c
-                        cap[r] -= 1
-                        break
-                    x -= cap[r]
-        if ok:
-            return tries
-        tries += 1
+    hands[0] = hand
+    return deal_unseen(free, known, need, allowed, 4, rng, hands)
 
 
 @njit(cache=True)
@@ -200,7 +133,7 @@ def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known:
                                   kernel.declarer(st), kernel.voids(st), known, rp, 0)
         else:
             legal = legal_cards(hand, trick, n, contract, rp)
-            card = core.nth_bit(legal, _next_rand(rng, popcount(legal)))
+            card = core.nth_bit(legal, next_rand(rng, popcount(legal)))
         core.apply_action(st, card, rp)
     return kernel.score_of(st, 0) - kernel.score_of(st, 1)
 
@@ -289,4 +222,4 @@ class PIMCAgent(Agent):
         return check_action(int(best_card(v, sums)), legal)
 
 
-__all__ = ["PIMCAgent", "sample_world", "build_world_state", "rollout", "pimc_worlds"]
+__all__ = ["PIMCAgent", "MAX_TRIES", "sample_world", "build_world_state", "rollout", "pimc_worlds"]

@@ -1,0 +1,104 @@
+"""Sampling the hidden cards of a search bot's worlds (determinization), for every game.
+
+A search bot knows its own hand, the cards played, each other seat's card count and the public
+constraints (shown voids, public Weis cards, a shown trump card). :func:`deal_unseen` deals the
+remaining cards to the other seats so that every constraint holds: each seat gets exactly as many
+cards as it still holds and only cards it may hold. Cards are placed most constrained first (in
+a random order among equals), each to a random allowed seat weighted by its free slots; a dead end
+restarts, and after ``MAX_TRIES`` restarts the allowed sets are dropped (an inconsistent view
+then still gives a full deal). The game-specific part, which cards a seat may hold, stays with
+each bot (:mod:`agents.pimc`, :mod:`agents.differenzler`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from jass_env.kernel import lowest_bit, popcount, xorshift32
+
+#: restarts before the allowed sets are dropped
+MAX_TRIES = 50
+
+
+@njit(cache=True)
+def next_rand(rng: np.ndarray, n: int) -> int:
+    """An integer in [0, n) from the xorshift32 state ``rng[0]`` (advanced in place)."""
+    x = xorshift32(rng[0])
+    rng[0] = x
+    return x % n
+
+
+@njit(cache=True)
+def deal_unseen(free: int, fixed: np.ndarray, need: np.ndarray, allowed: np.ndarray, n: int,
+                rng: np.ndarray, hands: np.ndarray) -> int:
+    """Deal the cards of ``free`` to relative seats 1..n-1 into ``hands`` (``hands[0]`` is left
+    as it is: the searcher's own hand).
+
+    Per seat r (arrays of length >= n): ``fixed[r]`` the cards it is known to hold (not in
+    ``free``), ``need[r]`` how many of ``free`` it gets, ``allowed[r]`` the cards it may hold.
+    Returns the restarts used; more than ``MAX_TRIES`` means the allowed sets were dropped.
+    """
+    nfree = popcount(free)
+    cards = np.empty(nfree, dtype=np.int64)
+    order = np.empty(nfree, dtype=np.int64)
+    k = 0
+    m = free
+    while m:
+        low = m & -m
+        cards[k] = lowest_bit(low)
+        m ^= low
+        k += 1
+    cap = np.zeros(n, dtype=np.int64)
+    tries = 0
+    while True:
+        relax = tries > MAX_TRIES
+        # order: fewest allowed seats first, random among equals
+        for i in range(nfree - 1, 0, -1):
+            j = next_rand(rng, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        k = 0
+        for want in range(0, n):
+            for i in range(nfree):
+                c = cards[i]
+                cnt = 0
+                for r in range(1, n):
+                    if relax or (allowed[r] >> c) & 1:
+                        cnt += 1
+                if cnt == want:
+                    order[k] = c
+                    k += 1
+        for r in range(1, n):
+            cap[r] = need[r]
+            hands[r] = fixed[r]
+        ok = True
+        for i in range(nfree):
+            c = order[i]
+            total = 0
+            for r in range(1, n):
+                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
+                    total += cap[r]
+            if total == 0:
+                if relax:                       # inconsistent sizes: give it to any seat
+                    for r in range(1, n):
+                        if cap[r] > 0 or r == n - 1:
+                            hands[r] |= np.int64(1) << c
+                            cap[r] -= 1
+                            break
+                    continue
+                ok = False
+                break
+            x = next_rand(rng, total)
+            for r in range(1, n):
+                if cap[r] > 0 and (relax or (allowed[r] >> c) & 1):
+                    if x < cap[r]:
+                        hands[r] |= np.int64(1) << c
+                        cap[r] -= 1
+                        break
+                    x -= cap[r]
+        if ok:
+            return tries
+        tries += 1
+
+
+__all__ = ["MAX_TRIES", "next_rand", "deal_unseen"]
