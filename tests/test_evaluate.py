@@ -68,7 +68,7 @@ def test_duplicate_plays_same_hands_with_teams_swapped() -> None:
     first, second = rounds
     for p in range(4):
         assert first.dealt_hand(p) == second.dealt_hand(p)
-        assert first.state[core.S_DEALT + p] == deal.hands[p]
+        assert first.view.dealt[p] == deal.hands[p]
     assert first.dealer == second.dealer == deal.dealer
     # each team played both plays; A scored from seats 0&2 first, then from 1&3
     assert res.score_A_first == first.score[0] and res.score_B_first == first.score[1]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from jass_env import core
-from jass_env.game import IllegalActionError
+from jass_env.game import IllegalActionError, Round
 from jass_env.observation import OBS_DIM, STATE_DIM, encode_state
 from jass_env.rewards import reward_kinds
 from jass_env.rules import RP_BERGPREIS, RP_MATCH_ROUNDS, RP_MULT, RP_TARGET, SCHIEBER_PRESETS, make_rules
@@ -86,14 +86,15 @@ def test_same_as_aec(preset: str, episode: str) -> None:
 # ---------------------------------------------------------------------------------- bookkeeping
 def _round_score(st: np.ndarray, rp: np.ndarray, team: int) -> int:
     """(card points + Match bonus + Weis + Stöck) * multiplier, recomputed from a finished round."""
-    total = st[core.S_POINTS + team]
-    if st[core.S_MATCH_TEAM] == team:
+    v = core.StateView(st, rp)
+    total = v.points[team]
+    if v.match_team == team:
         total += rp[11]                                # RP_MATCH_BONUS
-    if st[core.S_WEIS_TEAM] == team:
-        total += st[core.S_WEIS_POINTS + team]
-    if st[core.S_STOECK_SHOWN] and st[core.S_STOECK_PLAYER] % 2 == team:
+    if v.weis_team == team:
+        total += v.weis_points[team]
+    if v.stoeck_shown and v.stoeck_player % 2 == team:
         total += rp[10]                                # RP_STOECK
-    return int(total * rp[RP_MULT + st[core.S_CONTRACT]])
+    return int(total * rp[RP_MULT + v.contract])
 
 
 @pytest.mark.parametrize("preset", ["schieber", "schieber_2500", "seed_nl"])
@@ -113,13 +114,14 @@ def test_round_results(preset: str) -> None:
         for i in np.flatnonzero(out.done):
             st = before[i].copy()
             core.apply_action(st, int(actions[i]), rp)
-            assert st[core.S_PHASE] == core.PHASE_OVER
+            v = core.StateView(st, rp)
+            assert v.phase == core.PHASE_OVER
             assert since[i] in (37, 38)                # contract (+ push) and 36 cards
-            assert st[core.S_POINTS] + st[core.S_POINTS + 1] == 157
-            assert st[core.S_TRICKS_WON] + st[core.S_TRICKS_WON + 1] == 9
+            assert v.points[0] + v.points[1] == 157
+            assert v.tricks_won[0] + v.tricks_won[1] == 9
             score = [_round_score(st, rp, 0), _round_score(st, rp, 1)]
             assert list(out.final_score[i]) == score
-            assert score == [st[core.S_SCORE], st[core.S_SCORE + 1]]
+            assert score == v.score
             diff = (score[0] - score[1]) / 157
             np.testing.assert_allclose(out.rewards[i], [diff, -diff, diff, -diff], rtol=1e-6)
             assert out.winner[i] == (0 if score[0] > score[1] else 1 if score[1] > score[0] else 2)
@@ -154,9 +156,9 @@ def test_match_results(preset: str) -> None:
                 assert w == (0 if a > b else 1 if b > a else 2)
             else:
                 assert w in (0, 1) and out.final_score[i, w] >= rp[RP_TARGET]
-            st = env.game_states[i]                     # the new match
-            assert st[core.S_MATCH_SCORE] == 0 and st[core.S_MATCH_SCORE + 1] == 0
-            assert st[core.S_ROUND_NO] == 0 and st[core.S_MATCH_WINNER] == -1
+            v = core.StateView(env.game_states[i], rp)  # the new match
+            assert v.match_score == [0, 0]
+            assert v.rounds_done == 0 and v.match_winner is None
             acc[i] = 0.0
             finished += 1
     assert finished >= n // 2
@@ -180,7 +182,7 @@ def test_seeding() -> None:
     hands_a = a[0][:, :36]
     assert not np.array_equal(hands_a, c[0][:, :36])
     # games of one env get different deals
-    deals = {bytes(env.game_states[i, core.S_DEALT:core.S_DEALT + 4]) for i in range(16)}
+    deals = {tuple(core.StateView(env.game_states[i], env.rp).dealt) for i in range(16)}
     assert len(deals) == 16
     # explicit seeds: equal seeds deal equal games, and reproduce across envs
     env2 = VectorJassEnv(3)
@@ -195,9 +197,9 @@ def test_seeding() -> None:
 def test_dealers_fix_who_deals_without_changing_the_hands() -> None:
     env = VectorJassEnv(8)
     env.reset(seeds=[4] * 8, dealers=[0, 1, 2, 3, 0, 1, 2, 3])
-    st = env.game_states
-    assert st[:, core.S_DEALER].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
-    assert (st[:, core.S_DEALT:core.S_DEALT + 4] == st[0, core.S_DEALT:core.S_DEALT + 4]).all()
+    views = [core.StateView(st, env.rp) for st in env.game_states]
+    assert [v.dealer for v in views] == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert all(v.dealt == views[0].dealt for v in views)
     # the forehand (dealer's right-hand neighbour) chooses the contract
     assert env.reset(seeds=[4] * 8, dealers=[3] * 8).seat.tolist() == [0] * 8
     assert env.reset(seeds=[4] * 8, dealers=[2] * 8).seat.tolist() == [3] * 8
@@ -219,7 +221,7 @@ def test_set_state_continues_exactly_where_get_state_was_taken() -> None:
 
     first = play(60)
     r = env.set_state(**saved)
-    assert np.array_equal(r.seat, saved["game_states"][:, core.S_TO_MOVE])
+    assert r.seat.tolist() == [core.StateView(st, env.rp).to_move for st in saved["game_states"]]
     second = play(60)
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
     # the restored legal-action cache is what check_actions uses
@@ -235,8 +237,11 @@ def test_set_state_rejects_states_that_do_not_fit_and_changes_nothing() -> None:
     before = env.get_state()
     with pytest.raises(ValueError, match=r"shape \(4, "):
         env.set_state(before["game_states"][:3])
+    finished = Round(seed=3)                            # a round played to its end
+    while not finished.is_over:
+        finished.step(int(finished.legal_actions()[0]))
     over = before["game_states"].copy()
-    over[1, core.S_PHASE] = core.PHASE_OVER
+    over[1] = finished.state
     with pytest.raises(ValueError, match="game 1 is not at a decision"):
         env.set_state(over)
     assert np.array_equal(env.get_state()["game_states"], before["game_states"])
