@@ -112,8 +112,6 @@ MASK_BITS = 63
 # Schieber's action layout (kept here for the code that predates the family engine)
 CONTRACT_OFFSET = schieber.CONTRACT_OFFSET
 PUSH = schieber.PUSH
-OBENABE = 4
-UNDENUFE = 5
 
 
 # ---------------------------------------------------------------------------------- round start
