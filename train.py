@@ -42,6 +42,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +55,10 @@ try:
 except ModuleNotFoundError as _exc:  # torch, TensorBoard, PyYAML and matplotlib: the "train" extra
     sys.exit(str(missing_extra(_exc, "train.py")))
 
+from agents.batched import bot_actions, evaluate_vs_bot
 from agents.curves import plot_strength
-from agents.evaluate import deal_seed
 from agents.files import atomic_write, remove_stale_temp_files
-from agents.heuristic import heuristic_actions
+from agents.headline import statistic
 from agents.network import (
     CheckpointError,
     PolicyNet,
@@ -83,11 +84,10 @@ from agents.ppo import (
     seat_gae,
     value_of,
 )
-from agents.stats import mean_ci
 from agents.trained_for import trained_for
-from jass_env.cards import N_ACTIONS
 from jass_env.commands import shown_command
-from jass_env.observation import OBS_DIM, STATE_DIM
+from jass_env.encoding import obs_dim, state_dim
+from jass_env.rules import Rules
 from jass_env.vector import VectorJassEnv
 
 SELF, SNAPSHOT, RANDOM, HEURISTIC = (OPPONENT_KINDS.index(k)
@@ -195,57 +195,6 @@ def output_files(run_dir: Path) -> list[Path]:
 
 
 # ---------------------------------------------------------------------------------- evaluation
-@torch.no_grad()
-def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str, deals: int, seed: int,
-                    device: torch.device) -> dict[str, float]:
-    """Duplicate evaluation of the greedy policy against ``bot`` ("random" or "heuristic").
-
-    The deals are those of ``python -m agents.evaluate policy BOT --seed SEED``: deal i (seed
-    ``agents.evaluate.deal_seed(seed, i)``, dealer i % 4) is played twice in one batch, the policy
-    in seats 0&2, then in seats 1&3 on the same cards. Per deal: mean over both plays of (policy
-    team's round score - bot team's). Against the (deterministic) heuristic the result equals the
-    evaluation tool's; against random the bot's dice differ. Returns points per hand with its 95 %
-    t-interval and the share of plays the policy's team won.
-    """
-    n = 2 * deals
-    env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
-    rp = env.rp
-    seeds = [deal_seed(seed, i) for i in range(deals)] * 2
-    obs, mask, seat = env.reset(seeds=seeds, dealers=np.arange(n) % deals % 4)
-    team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (n,) the policy's team per game
-    rng = np.random.default_rng(seed)
-    finished = np.zeros(n, dtype=bool)
-    scores = np.zeros((n, 2), dtype=np.int64)
-    policy.eval()
-    while not finished.all():
-        is_policy = seat % 2 == team
-        actions = np.empty(n, dtype=np.int64)
-        rows = np.flatnonzero(is_policy)
-        if rows.size:
-            x = torch.from_numpy(obs[rows]).to(device)
-            m = torch.from_numpy(mask[rows]).to(device)
-            actions[rows] = policy.masked_logits(x, m).argmax(-1).cpu().numpy()
-        rows = np.flatnonzero(~is_policy)
-        if rows.size:
-            if bot == "heuristic":
-                actions[rows] = heuristic_actions(obs[rows], mask[rows], rp)
-            else:
-                noise = rng.random((rows.size, N_ACTIONS))
-                actions[rows] = np.argmax(np.where(mask[rows], noise, -1.0), axis=1)
-        out = env.step(actions)
-        new = out.done & ~finished
-        scores[new] = out.final_score[new]
-        finished |= out.done
-        obs, mask, seat = out.obs, out.mask, out.seat
-    idx = np.arange(n)
-    diff = (scores[idx, team] - scores[idx, 1 - team]).astype(np.float64)   # (n,) per play
-    per_deal = (diff[:deals] + diff[deals:]) / 2.0
-    ci = mean_ci(per_deal)
-    return {"points_per_hand": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
-            "round_win_rate": float(np.mean(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)))),
-            "deals": deals}
-
-
 def final_results(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict[str, Any]:
     """Evaluate ``latest.pt`` and (if it is another iteration) ``best.pt`` of ``run_dir`` against
     every eval opponent on ``final_eval_deals`` deals of the set ``final_eval_seed``; write
@@ -291,12 +240,15 @@ def final_outputs(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict
 
 
 def results_table(res: dict[str, Any]) -> str:
-    """The final evaluation as a Markdown table (points per hand, 95 % interval)."""
+    """The final evaluation as a Markdown table (the game's statistic with its 95 % interval)."""
     bots = res["opponents"]
-    lines = [f"Points per hand of the policy (greedy) on {res['deals']:,} duplicate deals, rules "
-             f"{res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
-             f"this equals `{shown_command()} -m agents.evaluate CHECKPOINT heuristic --deals {res['deals']} "
-             f"--seed {res['deal_set_seed']}`.",
+    stat = statistic(res["rules"])
+    protocol = "duplicate deals" if stat.higher_is_better else "deals, each played in every seat rotation"
+    rules_flag = "" if res["rules"] == "schieber" else f" --rules {res['rules']}"
+    lines = [f"{stat.text[0].upper()}{stat.text[1:]} of the policy (greedy) on {res['deals']:,} {protocol}, "
+             f"rules {res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
+             f"this equals `{shown_command()} -m agents.evaluate CHECKPOINT heuristic{rules_flag} --deals "
+             f"{res['deals']} --seed {res['deal_set_seed']}`.",
              "",
              f"`latest.pt` is the policy at the end of training; `best.pt` the one that scored best "
              f"against the {res.get('best_by') or 'heuristic'} in the periodic evaluations (another, "
@@ -305,33 +257,36 @@ def results_table(res: dict[str, Any]) -> str:
              "| checkpoint | PPO decisions | " + " | ".join(f"vs {b}" for b in bots) + " |",
              "|---|---:|" + "---:|" * len(bots)]
     for row in res["rows"]:
-        cells = [f"{row[b]['points_per_hand']:+.1f} [{row[b]['ci_low']:+.1f}, {row[b]['ci_high']:+.1f}]"
+        cells = [f"{row[b][stat.key]:+.1f} [{row[b]['ci_low']:+.1f}, {row[b]['ci_high']:+.1f}]"
                  for b in bots]
         lines.append(f"| {row['checkpoint']} | {row['env_decisions']:,} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------- checkpoints
-def rng_state(np_gen: np.random.Generator, sample_gen: torch.Generator) -> dict[str, Any]:
+def rng_state(gens: Generators) -> dict[str, Any]:
     """Every random generator's state, as checkpoint-safe values (weights_only loadable)."""
     kind, keys, pos, has_gauss, cached = np.random.get_state()
     return {"python": random.getstate(),
             "numpy_global": {"kind": kind, "keys": torch.from_numpy(keys.astype(np.int64)), "pos": int(pos),
                              "has_gauss": int(has_gauss), "cached": float(cached)},
-            "numpy": np_gen.bit_generator.state,
+            "numpy": gens.draws.bit_generator.state,
             "torch": torch.get_rng_state(),
-            "sample": sample_gen.get_state()}
+            "sample": gens.sample.get_state(),
+            "bots": gens.bots.bit_generator.state}
 
 
-def set_rng_state(state: dict[str, Any], np_gen: np.random.Generator, sample_gen: torch.Generator) -> None:
+def set_rng_state(state: dict[str, Any], gens: Generators) -> None:
     py = state["python"]
     random.setstate((py[0], tuple(py[1]), py[2]))
     g = state["numpy_global"]
     np.random.set_state((g["kind"], g["keys"].numpy().astype(np.uint32), g["pos"], g["has_gauss"],
                          g["cached"]))
-    np_gen.bit_generator.state = state["numpy"]
+    gens.draws.bit_generator.state = state["numpy"]
     torch.set_rng_state(state["torch"])
-    sample_gen.set_state(state["sample"])
+    gens.sample.set_state(state["sample"])
+    if "bots" in state:                      # checkpoints before the random bot had its own generator
+        gens.bots.bit_generator.state = state["bots"]
 
 
 def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
@@ -362,8 +317,8 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
     """Behaviour-cloning warm start: imitate the heuristic bot for ``cfg.bc_rounds`` batches.
 
     Its own :class:`VectorJassEnv` (the trainer's settings, ``num_envs`` games, seed
-    ``cfg.seed + 1``) plays ``rollout_steps`` steps per batch with the heuristic in all four
-    seats; then ``bc_epochs`` passes of ``num_minibatches`` Adam steps (``bc_lr``, its own
+    ``cfg.seed + 1``) plays ``rollout_steps`` steps per batch with the heuristic in every seat;
+    then ``bc_epochs`` passes of ``num_minibatches`` Adam steps (``bc_lr``, its own
     optimizer; gradient norm clipped at ``max_grad_norm``) minimise, over every decision, the
     cross-entropy of the masked policy to the heuristic's action plus ``vf_coef`` x the squared
     error of the value (critic, or the policy's value head) to the TD(lambda) returns of that
@@ -376,10 +331,11 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
     """
     N, T = cfg.num_envs, cfg.rollout_steps
     central = critic is not None
-    D = STATE_DIM if central else OBS_DIM
     env = VectorJassEnv(N, rules=cfg.rules, episode=cfg.episode, reward=cfg.reward, check_actions=False,
                         state_obs=central, parallel=cfg.env_parallel)
-    rp = env.rp
+    rules, rp = env.rules, env.rp
+    P, A = rules.spec.players, rules.spec.n_actions
+    D = state_dim(rules) if central else obs_dim(rules)
     gen = np.random.default_rng(cfg.seed + 1)                 # minibatch order
     params = list(policy.parameters()) + (list(critic.parameters()) if central else [])
     opt = torch.optim.Adam(params, lr=cfg.bc_lr, eps=1e-5)
@@ -388,12 +344,12 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
     obs, mask, seat = r.obs, r.mask, r.seat
     state = env.states() if central else None
     buf_x = np.zeros((T, N, D), np.float32)
-    buf_mask = np.zeros((T, N, N_ACTIONS), bool)
+    buf_mask = np.zeros((T, N, A), bool)
     buf_seat = np.zeros((T, N), np.int64)
     buf_act = np.zeros((T, N), np.int64)
-    buf_rew = np.zeros((T, N, 4), np.float32)
+    buf_rew = np.zeros((T, N, P), np.float32)
     buf_done = np.zeros((T, N), bool)
-    boot_x = np.zeros((N, 4, D), np.float32)
+    boot_x = np.zeros((N, P, D), np.float32)
     decisions = 0
     stats: dict[str, float] = {}
     start = time.monotonic()
@@ -402,7 +358,7 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
             buf_x[t] = state if central else obs
             buf_mask[t] = mask
             buf_seat[t] = seat
-            actions = heuristic_actions(obs, mask, rp)
+            actions = bot_actions("heuristic", rules, obs, mask, None)
             buf_act[t] = actions
             out = env.step(actions)
             buf_rew[t] = out.rewards
@@ -411,12 +367,12 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
         decisions += N * T
         M = N * T
         b_x = torch.from_numpy(buf_x.reshape(M, D)).to(device)
-        b_mask = torch.from_numpy(buf_mask.reshape(M, N_ACTIONS)).to(device)
+        b_mask = torch.from_numpy(buf_mask.reshape(M, A)).to(device)
         b_act = torch.from_numpy(buf_act.reshape(M)).to(device)
         with torch.inference_mode():
             policy.eval()
             val = value_of(policy, critic, b_x).float().cpu().numpy().reshape(T, N)
-            boot = bootstrap_values(policy, critic, env.game_states, rp, boot_x, device)   # (N, 4)
+            boot = bootstrap_values(policy, critic, env.game_states, rp, boot_x, device)   # (N, P)
         adv = seat_gae(buf_seat, val, buf_rew, buf_done, boot, cfg.gamma, cfg.gae_lambda)
         b_ret = torch.from_numpy((adv + val).reshape(M)).to(device)
         policy.train()
@@ -449,6 +405,189 @@ def warm_start(cfg: TrainConfig, policy: PolicyNet, critic: CriticNet | None, de
                   f"elapsed {hms(time.monotonic() - start)}", file=sys.stderr, flush=True)
     policy.eval()
     return {**stats, "decisions": float(decisions)}
+
+
+# ---------------------------------------------------------------------------------- run state
+@dataclass
+class Generators:
+    """The run's random generators besides the global ones (each checkpointed)."""
+
+    draws: np.random.Generator        #: opponent draws, minibatch order
+    sample: torch.Generator           #: action sampling of the policies (CPU)
+    bots: np.random.Generator         #: the random bot's dice
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Generators:
+        return cls(np.random.default_rng(seed), torch.Generator().manual_seed(seed + 1),
+                   np.random.default_rng(seed + 2))
+
+
+class Lineups:
+    """Who plays each of the ``num_envs`` games this episode, drawn when an episode starts.
+
+    The learner plays the seats of side ``learner_side[i]`` (a team in Schieber, one player in
+    Differenzler); the other seats are played by ``opp_kind[i]`` (an index into OPPONENT_KINDS:
+    the learner itself, the frozen snapshot ``opp_slot[i]``, the random or the heuristic bot).
+    All arrays are (num_envs,) int64.
+    """
+
+    def __init__(self, num_envs: int, rules: Rules) -> None:
+        self.sides = rules.spec.sides
+        #: (players,) the side of each seat
+        self.side_of_seat = np.array([rules.spec.side_of(p) for p in range(rules.spec.players)])
+        self.learner_side = np.zeros(num_envs, dtype=np.int64)
+        self.opp_kind = np.zeros(num_envs, dtype=np.int64)
+        self.opp_slot = np.zeros(num_envs, dtype=np.int64)
+
+    def draw(self, games: np.ndarray, weights: np.ndarray, snap_filled: int,
+             rng: np.random.Generator) -> None:
+        """New line-ups for ``games`` (indices): opponent kinds by ``weights``, a snapshot slot among
+        the ``snap_filled`` filled ones (none filled: the learner instead), a learner side."""
+        k = rng.choice(len(OPPONENT_KINDS), size=games.size, p=weights)
+        slot = rng.integers(0, max(snap_filled, 1), size=games.size)
+        side = rng.integers(0, self.sides, size=games.size)
+        if snap_filled == 0:
+            k[k == SNAPSHOT] = SELF
+        self.opp_kind[games], self.opp_slot[games], self.learner_side[games] = k, slot, side
+
+    def deciders(self, seat: np.ndarray) -> np.ndarray:
+        """(num_envs,) who decides at this step of each game: SELF in the learner's seats, else the
+        game's opponent kind (``seat``: the seat to act per game)."""
+        return np.where(self.side_of_seat[seat] == self.learner_side, SELF, self.opp_kind)
+
+    def state(self) -> dict[str, torch.Tensor]:
+        return {"learner_side": torch.from_numpy(self.learner_side.copy()),
+                "opp_kind": torch.from_numpy(self.opp_kind.copy()),
+                "opp_slot": torch.from_numpy(self.opp_slot.copy())}
+
+    def set_state(self, env_state: dict[str, torch.Tensor]) -> None:
+        # checkpoints of the Schieber-only trainer called the side "learner_team"
+        side = env_state["learner_side"] if "learner_side" in env_state else env_state["learner_team"]
+        self.learner_side[:] = side.numpy()
+        self.opp_kind[:] = env_state["opp_kind"].numpy()
+        self.opp_slot[:] = env_state["opp_slot"].numpy()
+
+
+@dataclass
+class Learner:
+    """The trained networks, their optimizer and the ring of frozen snapshots."""
+
+    policy: PolicyNet
+    critic: CriticNet | None
+    optimizer: torch.optim.Optimizer
+    params: list[torch.nn.Parameter]
+    snapshots: list[PolicyNet]       #: ``snapshot_keep`` slots, the first ``snap_filled`` in use
+
+
+@dataclass
+class Progress:
+    """The run's counters (checkpointed)."""
+
+    iteration: int = 0
+    env_decisions: int = 0
+    trained_decisions: int = 0
+    best_eval: float | None = None        #: the best statistic against the best_opponent so far
+    elapsed_before: float = 0.0           #: training seconds of the processes before this one
+    bc_done: int = 0                      #: warm-start decisions played (before iteration 0)
+    snap_filled: int = 0
+
+
+def new_policy(cfg: TrainConfig, rules: Rules, seed: int | None = None) -> PolicyNet:
+    """A policy network of the config's size for the game of ``rules``."""
+    return PolicyNet(cfg.hidden, obs_dim=obs_dim(rules), n_actions=rules.spec.n_actions, seed=seed)
+
+
+def cpu_state(net: torch.nn.Module) -> dict[str, torch.Tensor]:
+    return {k: v.detach().cpu() for k, v in net.state_dict().items()}
+
+
+def save_checkpoint(path: Path, cfg: TrainConfig, run: Progress, learner: Learner, env: VectorJassEnv,
+                    lineups: Lineups, gens: Generators, elapsed: float) -> None:
+    """A ``jass-policy/1`` file of the policy with the whole trainer state (``--resume`` reads it)."""
+    trainer = {
+        "format": TRAINER_FORMAT, "config": cfg.to_dict(), "iteration": run.iteration,
+        "env_decisions": run.env_decisions, "trained_decisions": run.trained_decisions,
+        "best_eval": run.best_eval, "elapsed": elapsed, "bc_decisions_done": run.bc_done,
+        "critic": cpu_state(learner.critic) if learner.critic is not None else None,
+        "optimizer": learner.optimizer.state_dict(), "snap_filled": run.snap_filled,
+        "snapshots": [cpu_state(s) for s in learner.snapshots[:run.snap_filled]],
+        "env": {**{k: torch.from_numpy(v) for k, v in env.get_state().items()}, **lineups.state()},
+        "rng": rng_state(gens),
+    }
+    save_policy(path, learner.policy, trainer=trainer, rules=cfg.rules, trained_for=trained_for(cfg.rules))
+
+
+def restore(ckpt: dict[str, Any], cfg: TrainConfig, resume: Path, learner: Learner, env: VectorJassEnv,
+            lineups: Lineups, gens: Generators) -> tuple[Progress, Any]:
+    """Load a trainer checkpoint into the networks, env, line-ups and generators; returns the
+    counters and the env's first observations. CheckpointError when it does not fit the config."""
+    tr = ckpt["trainer"]
+    try:
+        learner.policy.load_state_dict(ckpt["model"])
+        if learner.critic is not None:
+            learner.critic.load_state_dict(tr["critic"])
+        learner.optimizer.load_state_dict(tr["optimizer"])
+        for s, sd in zip(learner.snapshots, tr["snapshots"], strict=False):
+            s.load_state_dict(sd)
+    except (RuntimeError, ValueError, KeyError, TypeError, AttributeError) as err:
+        why = " ".join(str(err).split())[:400]
+        raise CheckpointError(
+            f"checkpoint in {str(resume)!r}: its weights do not fit the network of its config (rules "
+            f"{cfg.rules}, hidden {cfg.hidden}, central_critic {cfg.central_critic}, critic_hidden "
+            f"{cfg.critic_hidden}): {type(err).__name__}: {why}") from None
+    e = tr["env"]
+    try:
+        sample_rng = e["sample_rng"].numpy() if "sample_rng" in e else None    # older checkpoints
+        first = env.set_state(e["game_states"].numpy(), sample_rng)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint in {str(resume)!r}: env state does not fit this "
+                              f"config's environment: {err}") from None
+    lineups.set_state(e)
+    set_rng_state(tr["rng"], gens)
+    run = Progress(int(tr["iteration"]), int(tr["env_decisions"]), int(tr["trained_decisions"]),
+                   tr["best_eval"], float(tr["elapsed"]), int(tr.get("bc_decisions_done", 0)),
+                   int(tr["snap_filled"]))
+    return run, first
+
+
+def evaluate_policy(cfg: TrainConfig, policy: PolicyNet, device: torch.device) -> dict[str, dict[str, float]]:
+    """The periodic evaluation: the greedy policy against every eval opponent on ``eval_deals``
+    deals of the set ``eval_seed`` (the evaluation tool's protocol, :mod:`agents.batched`)."""
+    return {bot: evaluate_vs_bot(policy, bot, cfg.rules, cfg.eval_deals, cfg.eval_seed, device)
+            for bot in cfg.eval_opponents}
+
+
+#: TensorBoard names of the evaluation's interval keys (eval/<name>_vs_<bot>)
+EVAL_TAGS = {"ci_low": "ci95_low", "ci_high": "ci95_high"}
+
+
+def log_evaluation(writer: Any, res: dict[str, dict[str, float]], step: int) -> None:
+    """Every figure of an evaluation as ``eval/<figure>_vs_<bot>`` at ``step`` (env decisions)."""
+    for bot, r in res.items():
+        for key, value in r.items():
+            if key != "deals":
+                writer.add_scalar(f"eval/{EVAL_TAGS.get(key, key)}_vs_{bot}", value, step)
+
+
+def is_new_best(cfg: TrainConfig, res: dict[str, dict[str, float]], best: float | None) -> bool:
+    """Whether ``res`` beats ``best`` against the opponent that picks ``best.pt``."""
+    key = best_opponent(cfg.eval_opponents)
+    if key is None:
+        return False
+    stat = statistic(cfg.rules)
+    value = res[key][stat.key]
+    return best is None or (value > best if stat.higher_is_better else value < best)
+
+
+def episode_margins(final_score: np.ndarray, side: np.ndarray, rules: Rules) -> np.ndarray:
+    """How much better the learner's side did in finished episodes, (k,) int64 or float64 from
+    their scores (k, sides) and the learner's sides (k,): a team game its team's score minus the
+    other's; a game played alone the others' mean penalty minus its own."""
+    idx = np.arange(side.size)
+    own = final_score[idx, side]
+    if rules.spec.team_mode != "none":
+        return own - final_score[idx, 1 - side]
+    return (final_score.sum(axis=1) - own) / (rules.spec.sides - 1) - own
 
 
 # ---------------------------------------------------------------------------------- training
@@ -486,120 +625,51 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     random.seed(cfg.seed)
     np.random.seed(cfg.seed % 2**32)
     torch.manual_seed(cfg.seed)
-    np_gen = np.random.default_rng(cfg.seed)                      # opponent draws, minibatch order
-    sample_gen = torch.Generator().manual_seed(cfg.seed + 1)      # action sampling (CPU)
+    gens = Generators.from_seed(cfg.seed)
 
     # ---- environment: N games, the acting seat of each changes every step
     N, T = cfg.num_envs, cfg.rollout_steps
     central = cfg.central_critic
-    D = STATE_DIM if central else OBS_DIM          # what we store per decision (obs = its first OBS_DIM)
     env = VectorJassEnv(N, rules=cfg.rules, episode=cfg.episode, reward=cfg.reward, check_actions=False,
                         state_obs=central, parallel=cfg.env_parallel)
-    rp = env.rp
+    rules, rp = env.rules, env.rp
+    P, A = rules.spec.players, rules.spec.n_actions      # seats, actions of the game
+    D = state_dim(rules) if central else obs_dim(rules)  # what we store per decision (obs = its first part)
+    stat = statistic(rules)
 
-    # ---- networks, optimizer
-    policy = PolicyNet(cfg.hidden, seed=cfg.seed).to(device)
-    critic = CriticNet(cfg.critic_hidden, seed=cfg.seed + 1).to(device) if central else None
+    # ---- networks, optimizer, the opponent pool of frozen snapshots (a ring of snapshot_keep slots)
+    policy = new_policy(cfg, rules, seed=cfg.seed).to(device)
+    critic = (CriticNet(cfg.critic_hidden, state_dim=state_dim(rules), seed=cfg.seed + 1).to(device)
+              if central else None)
     params = list(policy.parameters()) + (list(critic.parameters()) if critic is not None else [])
-    optimizer = torch.optim.Adam(params, lr=cfg.lr, eps=1e-5)
-    # opponent pool of frozen snapshots: a ring of snapshot_keep slots
-    snapshots = [PolicyNet(cfg.hidden).to(device).eval() for _ in range(cfg.snapshot_keep)]
-    snap_filled = 0
-
-    # per game: who plays the current episode
-    learner_team = np.zeros(N, dtype=np.int64)    # (N,) 0: learner in seats 0&2, 1: seats 1&3
-    opp_kind = np.zeros(N, dtype=np.int64)        # (N,) index into OPPONENT_KINDS
-    opp_slot = np.zeros(N, dtype=np.int64)        # (N,) snapshot slot when opp_kind == SNAPSHOT
-    iteration = 0
-    env_decisions = 0
-    trained_decisions = 0
-    best_eval: float | None = None
-    elapsed_before = 0.0
-    bc_done = 0                                   # warm-start decisions played (before iteration 0)
+    learner = Learner(policy, critic, torch.optim.Adam(params, lr=cfg.lr, eps=1e-5), params,
+                      [new_policy(cfg, rules).to(device).eval() for _ in range(cfg.snapshot_keep)])
+    optimizer, snapshots = learner.optimizer, learner.snapshots
+    lineups = Lineups(N, rules)
     bc_stats: dict[str, float] = {}
 
-    def draw_opponents(games: np.ndarray, progress: float) -> None:
-        w = cfg.opponent_weights(progress)
-        k = np_gen.choice(len(OPPONENT_KINDS), size=games.size, p=w)
-        slot = np_gen.integers(0, max(snap_filled, 1), size=games.size)
-        team = np_gen.integers(0, 2, size=games.size)
-        if snap_filled == 0:
-            k[k == SNAPSHOT] = SELF
-        opp_kind[games], opp_slot[games], learner_team[games] = k, slot, team
-
     if ckpt is None:
+        run = Progress()
         r = env.reset(seed=cfg.seed)
-        cur_obs, cur_mask, cur_seat = r.obs, r.mask, r.seat
-        cur_state = env.states() if central else None
         snapshots[0].load_state_dict(policy.state_dict())
-        snap_filled = 1
-        draw_opponents(np.arange(N), 0.0)
+        run.snap_filled = 1
+        lineups.draw(np.arange(N), cfg.opponent_weights(0.0), run.snap_filled, gens.draws)
     else:
-        tr = ckpt["trainer"]
-        try:
-            policy.load_state_dict(ckpt["model"])
-            if critic is not None:
-                critic.load_state_dict(tr["critic"])
-            optimizer.load_state_dict(tr["optimizer"])
-            for s, sd in zip(snapshots, tr["snapshots"], strict=False):
-                s.load_state_dict(sd)
-        except (RuntimeError, ValueError, KeyError, TypeError, AttributeError) as err:
-            why = " ".join(str(err).split())[:400]
-            raise CheckpointError(
-                f"checkpoint in {str(resume)!r}: its weights do not fit the network of its config (hidden "
-                f"{cfg.hidden}, central_critic {cfg.central_critic}, critic_hidden {cfg.critic_hidden}): "
-                f"{type(err).__name__}: {why}") from None
-        snap_filled = int(tr["snap_filled"])
-        e = tr["env"]
-        try:
-            sample_rng = e["sample_rng"].numpy() if "sample_rng" in e else None    # older checkpoints
-            r = env.set_state(e["game_states"].numpy(), sample_rng)
-        except ValueError as err:
-            raise CheckpointError(f"checkpoint in {str(resume)!r}: env state does not fit this "
-                                  f"config's environment: {err}") from None
-        cur_obs, cur_mask, cur_seat = r.obs, r.mask, r.seat
-        cur_state = env.states() if central else None
-        learner_team[:] = e["learner_team"].numpy()
-        opp_kind[:] = e["opp_kind"].numpy()
-        opp_slot[:] = e["opp_slot"].numpy()
-        set_rng_state(tr["rng"], np_gen, sample_gen)
-        iteration = int(tr["iteration"])
-        env_decisions = int(tr["env_decisions"])
-        trained_decisions = int(tr["trained_decisions"])
-        best_eval = tr["best_eval"]
-        elapsed_before = float(tr["elapsed"])
-        bc_done = int(tr.get("bc_decisions_done", 0))
-
-    def cpu_state(net: torch.nn.Module) -> dict[str, torch.Tensor]:
-        return {k: v.detach().cpu() for k, v in net.state_dict().items()}
-
-    def save(path: Path, elapsed: float) -> None:
-        trainer = {
-            "format": TRAINER_FORMAT, "config": cfg.to_dict(), "iteration": iteration,
-            "env_decisions": env_decisions, "trained_decisions": trained_decisions, "best_eval": best_eval,
-            "elapsed": elapsed, "bc_decisions_done": bc_done,
-            "critic": cpu_state(critic) if critic is not None else None,
-            "optimizer": optimizer.state_dict(), "snap_filled": snap_filled,
-            "snapshots": [cpu_state(s) for s in snapshots[:snap_filled]],
-            "env": {**{k: torch.from_numpy(v) for k, v in env.get_state().items()},
-                    "learner_team": torch.from_numpy(learner_team.copy()),
-                    "opp_kind": torch.from_numpy(opp_kind.copy()),
-                    "opp_slot": torch.from_numpy(opp_slot.copy())},
-            "rng": rng_state(np_gen, sample_gen),
-        }
-        save_policy(path, policy, trainer=trainer, rules=cfg.rules, trained_for=trained_for(cfg.rules))
+        run, r = restore(ckpt, cfg, Path(resume), learner, env, lineups, gens)
+    cur_obs, cur_mask, cur_seat = r.obs, r.mask, r.seat
+    cur_state = env.states() if central else None
 
     # ---- rollout storage; T steps x N games (one decision per game and step)
     buf_x = np.zeros((T, N, D), np.float32)          # observation or state of the acting seat
-    buf_mask = np.zeros((T, N, N_ACTIONS), bool)     # its legal actions
-    buf_seat = np.zeros((T, N), np.int64)            # the acting seat 0..3
+    buf_mask = np.zeros((T, N, A), bool)             # its legal actions
+    buf_seat = np.zeros((T, N), np.int64)            # the acting seat 0..P-1
     buf_train = np.zeros((T, N), bool)               # decided by the learning policy -> training data
     buf_act = np.zeros((T, N), np.int64)
     buf_logp = np.zeros((T, N), np.float32)
     buf_val = np.zeros((T, N), np.float32)
-    buf_rew = np.zeros((T, N, 4), np.float32)        # rewards of the 4 seats for the step
+    buf_rew = np.zeros((T, N, P), np.float32)        # rewards of every seat for the step
     buf_done = np.zeros((T, N), bool)
-    boot_x = np.zeros((N, 4, D), np.float32)         # every seat's obs/state at the rollout's end
+    boot_x = np.zeros((N, P, D), np.float32)         # every seat's obs/state at the rollout's end
 
     # ---- the run folder: created only now that the start is validated
     open_run_dir(run_dir, overwrite)
@@ -610,20 +680,22 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
               f"interruption continue it with {shown_command('python')} train.py --resume {run_dir}",
               file=sys.stderr, flush=True)
     else:
-        print(f"continuing the run in {run_dir} at iteration {iteration}/{cfg.iterations}",
+        print(f"continuing the run in {run_dir} at iteration {run.iteration}/{cfg.iterations}",
               file=sys.stderr, flush=True)
     # Scalars are logged at step = env decisions. A resumed run hides (purges) only what the
     # interrupted process logged after its checkpoint (steps > env_decisions), which it logs again.
-    writer = SummaryWriter(log_dir=str(run_dir), purge_step=env_decisions + 1 if ckpt is not None else None)
+    writer = SummaryWriter(log_dir=str(run_dir),
+                           purge_step=run.env_decisions + 1 if ckpt is not None else None)
     timers = Timers()
     total_iters = cfg.iterations
     last_iter = total_iters if stop_after is None else min(total_iters, stop_after)
+    first_iter = run.iteration
     start = time.monotonic()
     cpu_start = time.process_time()
     last_print = 0.0
     last_eval: dict[str, dict[str, float]] = {}
     tty = sys.stderr.isatty()
-    eval_policy = PolicyNet(cfg.hidden).to(device)
+    eval_policy = new_policy(cfg, rules).to(device)
     if ckpt is None and cfg.bc_decisions > 0:
         # warm start once, before iteration 0 (never checkpointed half-way; a resumed run has done it)
         # its own event folder: its steps (warm-start decisions) are not PPO's, and a resume's purge
@@ -631,42 +703,21 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
         with timers("warm_start"), SummaryWriter(log_dir=str(run_dir / WARM_START_DIR)) as bc_writer:
             bc_stats = warm_start(cfg, policy, critic, device, bc_writer)
         writer.add_scalar("time/warm_start_s", timers.total["warm_start"], 0)
-        bc_done = int(bc_stats["decisions"])
+        run.bc_done = int(bc_stats["decisions"])
         snapshots[0].load_state_dict(policy.state_dict())
     ppo_start = time.monotonic()                  # for the time-left estimate (warm start excluded)
 
-    def run_eval() -> dict[str, dict[str, float]]:
-        nonlocal best_eval
-        eval_policy.load_state_dict(policy.state_dict())
-        res = {}
-        eval_before = timers.total["eval"]
-        with timers("eval"):
-            for bot in cfg.eval_opponents:
-                r = evaluate_vs_bot(eval_policy, bot, cfg.rules, cfg.eval_deals, cfg.eval_seed, device)
-                res[bot] = r
-                writer.add_scalar(f"eval/points_per_hand_vs_{bot}", r["points_per_hand"], env_decisions)
-                writer.add_scalar(f"eval/ci95_low_vs_{bot}", r["ci_low"], env_decisions)
-                writer.add_scalar(f"eval/ci95_high_vs_{bot}", r["ci_high"], env_decisions)
-                writer.add_scalar(f"eval/round_win_rate_vs_{bot}", r["round_win_rate"], env_decisions)
-        writer.add_scalar("time/eval_s", timers.total["eval"] - eval_before, env_decisions)
-        writer.add_scalar("time/elapsed_s", elapsed_before + time.monotonic() - start, env_decisions)
-        key = best_opponent(cfg.eval_opponents)
-        if key is not None and (best_eval is None or res[key]["points_per_hand"] > best_eval):
-            best_eval = res[key]["points_per_hand"]
-            save(run_dir / "checkpoints" / "best.pt", elapsed_before + time.monotonic() - start)
-        return res
-
-    while iteration < last_iter:
+    while run.iteration < last_iter:
         it_start = time.perf_counter()
         t_before = dict(timers.total)
-        progress = iteration / total_iters
+        progress = run.iteration / total_iters
         if cfg.lr_anneal:
             for g in optimizer.param_groups:
                 g["lr"] = cfg.lr * (1.0 - progress)
-        if iteration % cfg.snapshot_every == 0 and iteration > 0:
-            slot = (iteration // cfg.snapshot_every) % cfg.snapshot_keep
+        if run.iteration % cfg.snapshot_every == 0 and run.iteration > 0:
+            slot = (run.iteration // cfg.snapshot_every) % cfg.snapshot_keep
             snapshots[slot].load_state_dict(policy.state_dict())
-            snap_filled = min(snap_filled + 1, cfg.snapshot_keep)
+            run.snap_filled = min(run.snap_filled + 1, cfg.snapshot_keep)
         episode_stats: dict[int, list[float]] = defaultdict(list)
 
         # ---------------------------------------------------------------- rollout
@@ -677,30 +728,31 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 buf_x[t] = x_now
                 buf_mask[t] = cur_mask
                 buf_seat[t] = cur_seat
-                kind = np.where(cur_seat % 2 == learner_team, SELF, opp_kind)  # (N,) who decides
+                kind = lineups.deciders(cur_seat)                              # (N,) who decides
                 train_rows = np.flatnonzero(kind == SELF)
                 buf_train[t] = kind == SELF
             with timers("inference"), torch.inference_mode():
-                logits = torch.zeros((N, N_ACTIONS))                          # random rows keep 0
+                logits = torch.zeros((N, A))                                  # bot rows keep 0
                 if train_rows.size:
                     x = torch.from_numpy(buf_x[t][train_rows]).to(device)
                     lg, v = policy_and_value(policy, critic, x)
                     logits[torch.from_numpy(train_rows)] = lg.float().cpu()
                     buf_val[t, train_rows] = v.float().cpu().numpy()
                 snap_rows = np.flatnonzero(kind == SNAPSHOT)
-                for slot in np.unique(opp_slot[snap_rows]):
-                    rows = snap_rows[opp_slot[snap_rows] == slot]
+                for slot in np.unique(lineups.opp_slot[snap_rows]):
+                    rows = snap_rows[lineups.opp_slot[snap_rows] == slot]
                     lg, _ = snapshots[slot](torch.from_numpy(cur_obs[rows]).to(device))
                     logits[torch.from_numpy(rows)] = lg.float().cpu()
                 masked = apply_mask(logits, torch.from_numpy(cur_mask))
-                actions = (masked + gumbel(sample_gen, (N, N_ACTIONS))).argmax(-1)  # (N,)
+                actions = (masked + gumbel(gens.sample, (N, A))).argmax(-1)     # (N,)
                 logp = torch.log_softmax(masked, -1).gather(1, actions[:, None])[:, 0]
                 actions = actions.numpy()
                 buf_logp[t] = logp.numpy()
             with timers("bots"):
-                h_rows = np.flatnonzero(kind == HEURISTIC)
-                if h_rows.size:
-                    actions[h_rows] = heuristic_actions(cur_obs[h_rows], cur_mask[h_rows], rp)
+                for bot_kind, bot in ((RANDOM, "random"), (HEURISTIC, "heuristic")):
+                    rows = np.flatnonzero(kind == bot_kind)
+                    if rows.size:
+                        actions[rows] = bot_actions(bot, rules, cur_obs[rows], cur_mask[rows], gens.bots)
             buf_act[t] = actions
             with timers("env"):
                 out = env.step(actions)
@@ -711,20 +763,19 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 cur_state = out.states
                 ended = np.flatnonzero(out.done)
                 if ended.size:
-                    lt = learner_team[ended]
-                    diff = out.final_score[ended, lt] - out.final_score[ended, 1 - lt]
-                    for k, d in zip(opp_kind[ended], diff, strict=True):
+                    margins = episode_margins(out.final_score[ended], lineups.learner_side[ended], rules)
+                    for k, d in zip(lineups.opp_kind[ended], margins, strict=True):
                         episode_stats[int(k)].append(float(d))
-                    draw_opponents(ended, progress)
+                    lineups.draw(ended, cfg.opponent_weights(progress), run.snap_filled, gens.draws)
 
         # ---------------------------------------------------------------- advantages
         with timers("inference"), torch.inference_mode():
-            boot = bootstrap_values(policy, critic, env.game_states, rp, boot_x, device)   # (N, 4)
+            boot = bootstrap_values(policy, critic, env.game_states, rp, boot_x, device)   # (N, P)
         with timers("other"):
             adv = seat_gae(buf_seat, buf_val, buf_rew, buf_done, boot, cfg.gamma, cfg.gae_lambda)  # (T, N)
             sel = buf_train.reshape(-1)                                          # (T*N,) trained rows
             b_x = torch.from_numpy(buf_x.reshape(T * N, D)[sel]).to(device)     # (M, D)
-            b_mask = torch.from_numpy(buf_mask.reshape(T * N, N_ACTIONS)[sel]).to(device)
+            b_mask = torch.from_numpy(buf_mask.reshape(T * N, A)[sel]).to(device)
             b_act = torch.from_numpy(buf_act.reshape(-1)[sel]).to(device)
             b_logp = torch.from_numpy(buf_logp.reshape(-1)[sel]).to(device)
             b_val = torch.from_numpy(buf_val.reshape(-1)[sel]).to(device)
@@ -739,7 +790,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
             stats_acc: dict[str, list[float]] = defaultdict(list)
             stop = False
             for _epoch in range(cfg.epochs):
-                perm = torch.from_numpy(np_gen.permutation(M)).to(device)
+                perm = torch.from_numpy(gens.draws.permutation(M)).to(device)
                 for s in range(0, M, mb):
                     idx = perm[s:s + mb]
                     x = b_x[idx]
@@ -760,14 +811,14 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 if stop:
                     break
 
-        iteration += 1
-        env_decisions += N * T
-        trained_decisions += M
+        run.iteration += 1
+        run.env_decisions += N * T
+        run.trained_decisions += M
 
         # ---------------------------------------------------------------- logging
         with timers("other"):
             it_time = time.perf_counter() - it_start
-            step = env_decisions
+            step = run.env_decisions
             for name, vals in stats_acc.items():
                 writer.add_scalar(f"losses/{name}", float(np.mean(vals)), step)
             y, p = b_ret.cpu().numpy(), b_val.cpu().numpy()
@@ -777,8 +828,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], step)
             writer.add_scalar("charts/decisions_per_s", N * T / it_time, step)
             writer.add_scalar("charts/trained_decisions_per_s", M / it_time, step)
-            writer.add_scalar("charts/trained_decisions", trained_decisions, step)
-            writer.add_scalar("charts/snapshots", snap_filled, step)
+            writer.add_scalar("charts/trained_decisions", run.trained_decisions, step)
+            writer.add_scalar("charts/snapshots", run.snap_filled, step)
             for k, vals in episode_stats.items():
                 writer.add_scalar(f"train/score_diff_vs_{OPPONENT_KINDS[k]}", float(np.mean(vals)), step)
             spent = {k: timers.total[k] - t_before.get(k, 0.0) for k in timers.total}
@@ -788,38 +839,48 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                 writer.add_scalar(f"time/{k}_s", v, step)
                 writer.add_scalar(f"time/{k}_share", v / it_time, step)
 
-        if cfg.eval_every and iteration % cfg.eval_every == 0 and iteration < total_iters:
-            last_eval = run_eval()
-        if iteration == total_iters:
-            last_eval = run_eval()
+        # ---------------------------------------------------------------- evaluation, checkpoints
+        if (cfg.eval_every and run.iteration % cfg.eval_every == 0) or run.iteration == total_iters:
+            eval_policy.load_state_dict(policy.state_dict())
+            eval_before = timers.total["eval"]
+            with timers("eval"):
+                last_eval = evaluate_policy(cfg, eval_policy, device)
+            log_evaluation(writer, last_eval, run.env_decisions)
+            writer.add_scalar("time/eval_s", timers.total["eval"] - eval_before, run.env_decisions)
+            elapsed = run.elapsed_before + time.monotonic() - start
+            writer.add_scalar("time/elapsed_s", elapsed, run.env_decisions)
+            if is_new_best(cfg, last_eval, run.best_eval):
+                run.best_eval = last_eval[best_opponent(cfg.eval_opponents)][stat.key]
+                save_checkpoint(run_dir / "checkpoints" / "best.pt", cfg, run, learner, env, lineups, gens,
+                                elapsed)
         writer.flush()                         # all that the checkpoint covers is on disk before it
-        if iteration % cfg.checkpoint_every == 0 or iteration == last_iter:
-            save(run_dir / "checkpoints" / "latest.pt", elapsed_before + time.monotonic() - start)
+        if run.iteration % cfg.checkpoint_every == 0 or run.iteration == last_iter:
+            save_checkpoint(run_dir / "checkpoints" / "latest.pt", cfg, run, learner, env, lineups, gens,
+                            run.elapsed_before + time.monotonic() - start)
 
         now = time.monotonic()
-        if cfg.progress and (iteration == last_iter or now - last_print >= (0.5 if tty else 10.0)):
+        if cfg.progress and (run.iteration == last_iter or now - last_print >= (0.5 if tty else 10.0)):
             last_print = now
-            done_here = iteration - (int(ckpt["trainer"]["iteration"]) if ckpt else 0)
-            per_it = (now - ppo_start) / max(1, done_here)
-            frac = iteration / total_iters
+            per_it = (now - ppo_start) / max(1, run.iteration - first_iter)
+            frac = run.iteration / total_iters
             bar = "#" * int(20 * frac) + "." * (20 - int(20 * frac))
-            ev = " ".join(f"vs {k} {v['points_per_hand']:+.1f}" for k, v in last_eval.items())
-            line = (f"{cfg.name} [{bar}] it {iteration}/{total_iters} {env_decisions / 1e6:.2f}M dec "
+            ev = " ".join(f"vs {k} {v[stat.key]:+.1f}" for k, v in last_eval.items())
+            line = (f"{cfg.name} [{bar}] it {run.iteration}/{total_iters} {run.env_decisions / 1e6:.2f}M dec "
                     f"{N * T / it_time:,.0f} dec/s ent {np.mean(stats_acc['entropy']):.2f} "
-                    f"{ev} elapsed {hms(now - start)} left {hms(per_it * (last_iter - iteration))}")
-            print(("\r" if tty else "") + line, end="\n" if (not tty or iteration == last_iter) else "",
+                    f"{ev} elapsed {hms(now - start)} left {hms(per_it * (last_iter - run.iteration))}")
+            print(("\r" if tty else "") + line, end="\n" if (not tty or run.iteration == last_iter) else "",
                   file=sys.stderr, flush=True)
 
     writer.close()
     wall = time.monotonic() - start
     shares = {k: v / wall for k, v in timers.total.items()} if wall > 0 else {}
-    results = final_outputs(cfg, run_dir, device) if iteration == total_iters else None
-    return {"run_dir": str(run_dir), "already_finished": False, "iterations": iteration,
-            "total_iterations": total_iters, "env_decisions": env_decisions,
-            "trained_decisions": trained_decisions, "wall_s": wall,
+    results = final_outputs(cfg, run_dir, device) if run.iteration == total_iters else None
+    return {"run_dir": str(run_dir), "already_finished": False, "iterations": run.iteration,
+            "total_iterations": total_iters, "env_decisions": run.env_decisions,
+            "trained_decisions": run.trained_decisions, "wall_s": wall,
             "cpu_s": time.process_time() - cpu_start, "time_s": dict(timers.total),
-            "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": best_eval,
-            "bc_decisions": bc_done, "bc": bc_stats, "results": results,
+            "time_share": shares, "eval": last_eval, "best_eval_vs_heuristic": run.best_eval,
+            "statistic": stat.key, "bc_decisions": run.bc_done, "bc": bc_stats, "results": results,
             "checkpoint": str(run_dir / "checkpoints" / "latest.pt")}
 
 
@@ -887,7 +948,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_outputs(summary)
         return 0
     ev = "; last periodic evaluation " + " ".join(
-        f"vs {k}: {v['points_per_hand']:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
+        f"vs {k}: {v[summary['statistic']]:+.1f} [{v['ci_low']:+.1f}, {v['ci_high']:+.1f}]"
         for k, v in summary["eval"].items()) if summary["eval"] else ""
     bc = f" after a {summary['bc_decisions']:,}-decision warm start" if summary["bc_decisions"] else ""
     print(f"done: {summary['iterations']} iterations, {summary['env_decisions']:,} decisions{bc} "

@@ -2,7 +2,8 @@
 
     .venv/bin/python -m agents.curves RUN_DIR [--out strength.png]
 
-The trainer logs, at every periodic evaluation, ``eval/points_per_hand_vs_<bot>`` with its 95 %
+The trainer logs, at every periodic evaluation, its game's statistic (:mod:`agents.headline`:
+``eval/points_per_hand_vs_<bot>`` in Schieber, ``eval/penalty_diff_vs_<bot>`` in Differenzler) with its 95 %
 interval (``eval/ci95_low_vs_<bot>``, ``eval/ci95_high_vs_<bot>``) and ``time/elapsed_s``, the
 training time so far (warm start included, resumes accounted for). Runs written before
 ``time/elapsed_s`` existed fall back to the events' wall-clock times since the run's first event.
@@ -25,8 +26,11 @@ import numpy as np
 from jass_env.commands import module_command
 
 from .extras import missing_extra
+from .headline import STATISTICS, Statistic
 
-PREFIX = "eval/points_per_hand_vs_"
+
+def _prefix(stat: Statistic) -> str:
+    return f"eval/{stat.key}_vs_"
 
 
 @dataclass
@@ -34,9 +38,10 @@ class Curve:
     """One opponent's evaluation points, in training order; arrays of shape (n_evals,)."""
 
     opponent: str
+    stat: Statistic            # what ``points`` are (points per hand, or the penalty difference)
     decisions: np.ndarray      # env decisions of PPO at the evaluation
     minutes: np.ndarray        # training time at the evaluation, in minutes
-    points: np.ndarray         # points per hand (duplicate deals) of the policy against ``opponent``
+    points: np.ndarray         # the statistic of the policy against ``opponent``
     low: np.ndarray            # 95 % interval, lower end
     high: np.ndarray           # 95 % interval, upper end
 
@@ -66,15 +71,16 @@ def read_curves(run_dir: str | Path) -> list[Curve]:
     elapsed = by_step("time/elapsed_s")
     first = min((e.wall_time for events in scalars.values() for e in events), default=0.0)
     curves = []
-    for tag in sorted(t for t in scalars if t.startswith(PREFIX)):
-        bot = tag[len(PREFIX):]
+    tags = sorted((t, stat) for stat in STATISTICS for t in scalars if t.startswith(_prefix(stat)))
+    for tag, stat in tags:
+        bot = tag[len(_prefix(stat)):]
         low, high = by_step(f"eval/ci95_low_vs_{bot}"), by_step(f"eval/ci95_high_vs_{bot}")
         pts = [e for e in scalars[tag] if e.step in low and e.step in high
                and (e.step in elapsed or "time/elapsed_s" not in scalars)]
         if not pts:
             continue
         seconds = [elapsed[e.step] if elapsed else e.wall_time - first for e in pts]
-        curves.append(Curve(bot, np.array([e.step for e in pts], dtype=np.int64),
+        curves.append(Curve(bot, stat, np.array([e.step for e in pts], dtype=np.int64),
                             np.array(seconds, dtype=np.float64) / 60.0,
                             np.array([e.value for e in pts], dtype=np.float64),
                             np.array([low[e.step] for e in pts], dtype=np.float64),
@@ -84,7 +90,7 @@ def read_curves(run_dir: str | Path) -> list[Curve]:
 
 def final_figures(run_dir: str | Path) -> tuple[dict[str, dict[str, float]], int] | None:
     """The final evaluation of ``latest.pt`` from ``run_dir/results.json``: (per opponent its
-    ``points_per_hand``, ``ci_low``, ``ci_high``; the number of deals), or None without one."""
+    statistic, ``ci_low``, ``ci_high``; the number of deals), or None without one."""
     path = Path(run_dir) / "results.json"
     if not path.is_file():
         return None
@@ -96,7 +102,8 @@ def final_figures(run_dir: str | Path) -> tuple[dict[str, dict[str, float]], int
 
 
 def strength_figure(run_dir: str | Path, title: str | None = None):
-    """A matplotlib Figure of points per hand against training minutes: per evaluated opponent
+    """A matplotlib Figure of the evaluation statistic (points per hand, or the penalty difference)
+    against training minutes: per evaluated opponent
     the periodic evaluations (line) with their 95 % interval (shaded band) and, when the run has
     ``results.json``, the final evaluation of ``latest.pt`` (diamond with error bar, the figures
     of ``results.md``) at the end. The end label is the final figure, or else the last periodic
@@ -112,7 +119,8 @@ def strength_figure(run_dir: str | Path, title: str | None = None):
 
     curves = read_curves(run_dir)
     if not curves:
-        raise ValueError(f"{run_dir}: the run has no evaluation events yet ({PREFIX}*)")
+        raise ValueError(f"{run_dir}: the run has no evaluation events yet "
+                         f"({' or '.join(_prefix(s) + '*' for s in STATISTICS)})")
     final = final_figures(run_dir)
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     for c in curves:
@@ -122,7 +130,7 @@ def strength_figure(run_dir: str | Path, title: str | None = None):
         end = c.points[-1]
         if final is not None and c.opponent in final[0]:
             f = final[0][c.opponent]
-            end = f["points_per_hand"]
+            end = f[c.stat.key]
             ax.errorbar([c.minutes[-1]], [end], yerr=[[end - f["ci_low"]], [f["ci_high"] - end]], fmt="D",
                         ms=5, color=color, capsize=3,
                         label=f"vs {c.opponent}, final evaluation ({final[1]:,} deals, results.md)")
@@ -131,7 +139,8 @@ def strength_figure(run_dir: str | Path, title: str | None = None):
     ax.margins(x=0.1)                  # room for the end labels
     ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xlabel("training time (minutes, warm start included)")
-    ax.set_ylabel("points per hand (duplicate deals)")
+    stat = curves[0].stat
+    ax.set_ylabel(f"{stat.text} ({'duplicate deals' if stat.higher_is_better else 'seat rotation'})")
     ax.set_title(title or f"{Path(run_dir).name}: strength during training")
     ax.grid(alpha=0.3)
     handles, labels = ax.get_legend_handles_labels()

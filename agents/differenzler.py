@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from jass_env import core
-from jass_env.core import state_size
+from jass_env.core import PHASE_ACTION_OFFSET, state_size
 from jass_env.kernel import (
     ACE,
     JACK,
@@ -86,6 +86,7 @@ from .differenzler_view import (
     DV_PLAYERS,
     DV_POINTS,
     DV_PREDICTIONS,
+    DV_SIZE,
     DV_TRICK,
     DV_TRICK_NO,
     DV_TRICKS,
@@ -95,6 +96,7 @@ from .differenzler_view import (
     DV_VOIDS,
     PREDICTING,
     ViewDecoder,
+    decode_view,
     prediction_action,
 )
 from .heuristic import check_action, possible_cards
@@ -350,6 +352,41 @@ def state_card(st: np.ndarray, target: int, rp: np.ndarray) -> int:
                        played, voids_rel, n, target - points_of(st, p), rp)
 
 
+@njit(cache=True)
+def view_action(v: np.ndarray, rp: np.ndarray) -> int:
+    """The heuristic's action for a compact seat view: its prediction while predicting, else its
+    card (aiming at its own prediction)."""
+    if v[DV_PHASE] == PREDICTING:
+        points = estimate_points(v[DV_HAND], v[DV_TRUMP], v[DV_PLAYERS], rp)
+        return PHASE_ACTION_OFFSET + min(max(points, 0), ROUND_POINTS)
+    return view_card(v, v[DV_PREDICTIONS], rp)
+
+
+@njit(cache=True)
+def _batch_actions(obs: np.ndarray, mask: np.ndarray, offs: np.ndarray, n: int, tricks: int,
+                   open_predictions: bool, rp: np.ndarray) -> np.ndarray:
+    out = np.empty(obs.shape[0], dtype=np.int64)
+    v = np.empty(DV_SIZE, dtype=np.int64)
+    for i in range(obs.shape[0]):
+        decode_view(obs[i], mask[i], offs, n, tricks, open_predictions, v)
+        out[i] = view_action(v, rp)
+    return out
+
+
+def heuristic_actions(obs: np.ndarray, mask: np.ndarray, rules: Rules) -> np.ndarray:
+    """The heuristic's action for each row of a batch, decided from the observation only.
+
+    obs: (N, obs_dim) float32 observations of ``rules``' Differenzler game; mask: (N, n_actions)
+    bool/0-1 legal actions. Returns (N,) int64 actions, what :meth:`DifferenzlerHeuristic.act`
+    returns for each row (e.g. for bot seats in a batched env).
+    """
+    r = differenzler_rules(rules)
+    d = ViewDecoder(r)
+    return _batch_actions(np.ascontiguousarray(obs, dtype=np.float32),
+                          np.ascontiguousarray(mask, dtype=np.int8), d.offs, d.players, d.tricks,
+                          d.open_predictions, r.params)
+
+
 class DifferenzlerHeuristic(Agent):
     """The target-tracking heuristic (module docstring) for ``differenzler``/``differenzler3``."""
 
@@ -371,7 +408,7 @@ class DifferenzlerHeuristic(Agent):
         legal = int(v[DV_LEGAL])
         if legal == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
-        return check_action(int(view_card(v, v[DV_PREDICTIONS], self.rp)), legal)
+        return check_action(int(view_action(v, self.rp)), legal)
 
 
 def differenzler_rules(rules: str | Rules | None) -> Rules:
@@ -548,4 +585,5 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
 
 
 __all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "estimate_points", "choose_card", "view_card",
-           "state_card", "sample_world", "build_world", "rollout", "differenzler_rules"]
+           "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout",
+           "differenzler_rules"]

@@ -168,11 +168,14 @@ class ViewDecoder:
         return v
 
 
-def may_predict(mask: np.ndarray) -> bool:
-    """Whether the action mask allows the predictions (the whole block of N_PREDICTIONS)."""
-    m = np.asarray(mask)
-    return m.shape[0] >= PHASE_ACTION_OFFSET + N_PREDICTIONS and bool(
-        m[PHASE_ACTION_OFFSET:PHASE_ACTION_OFFSET + N_PREDICTIONS].all())
+def predicting(masks: np.ndarray) -> np.ndarray:
+    """(N,) bool: which rows of the action masks ``masks`` (N, n_actions) allow the predictions
+    (the whole block of N_PREDICTIONS); all False for a game without them."""
+    m = np.asarray(masks)
+    if m.shape[1] < PHASE_ACTION_OFFSET + N_PREDICTIONS:
+        return np.zeros(m.shape[0], dtype=bool)
+    return m[:, PHASE_ACTION_OFFSET:PHASE_ACTION_OFFSET + N_PREDICTIONS].astype(bool).all(axis=1)
+
 
 
 def prediction_action(points: int) -> int:
@@ -180,5 +183,5 @@ def prediction_action(points: int) -> int:
     return PHASE_ACTION_OFFSET + int(min(max(points, 0), ROUND_POINTS))
 
 
-__all__ = ["ViewDecoder", "decode_view", "observation_offsets", "may_predict", "prediction_action",
+__all__ = ["ViewDecoder", "decode_view", "observation_offsets", "predicting", "prediction_action",
            "PREDICTING", "PLAYING", "OVER"] + [k for k in dir() if k.startswith("DV_")]

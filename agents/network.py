@@ -33,6 +33,7 @@ from jass_env.cards import N_ACTIONS
 from jass_env.observation import OBS_DIM, OBS_VERSION
 
 from .files import atomic_write, file_sha256
+from .trained_for import layout_problem, stored_trained_for
 
 CHECKPOINT_FORMAT = "jass-policy/1"
 DEFAULT_HIDDEN = (256, 256)
@@ -203,9 +204,14 @@ def load_policy(path: str | os.PathLike[str]) -> tuple[PolicyNet, dict[str, Any]
         raise CheckpointError(f"policy checkpoint {str(path)!r}: net.hidden must be a list of "
                               f"positive ints, got {hidden!r}")
     obs_dim, n_actions = cfg.get("obs_dim", OBS_DIM), cfg.get("n_actions", N_ACTIONS)
-    if obs_dim != OBS_DIM or n_actions != N_ACTIONS:
+    tf = stored_trained_for(ckpt)
+    problem = layout_problem(tf, f"policy checkpoint {str(path)!r}")
+    if problem:
+        raise CheckpointError(problem)
+    if (obs_dim, n_actions) != (tf["obs_dim"], tf["n_actions"]):
         raise CheckpointError(f"policy checkpoint {str(path)!r} has obs_dim={obs_dim}, "
-                              f"n_actions={n_actions}; expected {OBS_DIM} and {N_ACTIONS}")
+                              f"n_actions={n_actions}; the {tf['game']} layout it was trained for has "
+                              f"{tf['obs_dim']} and {tf['n_actions']}")
     net = PolicyNet(hidden, obs_dim, n_actions)
     expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
     got = {k: tuple(v.shape) for k, v in ckpt["model"].items() if isinstance(v, torch.Tensor)}

@@ -3,6 +3,7 @@
     agent = PolicyAgent("runs/ppo/latest.pt")              # argmax over the legal actions
     agent = PolicyAgent("runs/ppo/latest.pt", greedy=False, seed=1)   # sample, seeded per deal
     agent = PolicyAgent()   # agents/checkpoints/default.pt if shipped, else seeded random weights
+    agent = PolicyAgent(rules="differenzler")   # the shipped Differenzler policy (differenzler.pt)
 
 Write a random-weights checkpoint (plumbing, tests)::
 
@@ -28,21 +29,31 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.policy (the policy agent)") from None
 
-from jass_env.rules import Rules
+from jass_env.rules import Rules, make_rules
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
 from .network import DEFAULT_HIDDEN, CheckpointError, PolicyNet, load_policy, save_policy
 from .trained_for import layout_problem, stored_trained_for, trained_for, warn_if_rules_differ
 
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "default.pt"
+CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "default.pt"
+#: the shipped policy of each game that has one (the Schieber one is DEFAULT_CHECKPOINT)
+SHIPPED_CHECKPOINTS = {"schieber": DEFAULT_CHECKPOINT, "differenzler": CHECKPOINT_DIR / "differenzler.pt"}
+
+
+def default_checkpoint(rules: str | Rules | None) -> Path | None:
+    """The shipped checkpoint for the game of ``rules`` (None: Schieber), if there is one."""
+    path = SHIPPED_CHECKPOINTS.get(make_rules(rules).game)
+    return path if path is not None and path.exists() else None
 
 
 class PolicyAgent(Agent):
     """Acts with a policy network on the observation vector.
 
     Args:
-        checkpoint: path of a ``jass-policy/1`` file; None = ``agents/checkpoints/default.pt`` if it
+        checkpoint: path of a ``jass-policy/1`` file; None = the shipped policy of the game of
+            ``rules`` (:data:`SHIPPED_CHECKPOINTS`; Schieber ``agents/checkpoints/default.pt``) if it
             exists, else a network with random weights seeded by ``seed`` (0 if None), which the
             name says.
         greedy: argmax over the legal actions' logits; False samples from the masked softmax with
@@ -62,21 +73,22 @@ class PolicyAgent(Agent):
             torch.set_num_threads(threads)
         self.greedy = bool(greedy)
         mode = "greedy" if self.greedy else "sampled"
-        if checkpoint is None and DEFAULT_CHECKPOINT.exists():
-            checkpoint = DEFAULT_CHECKPOINT
+        if checkpoint is None:
+            checkpoint = default_checkpoint(rules)
         if checkpoint is None:
             init_seed = 0 if seed is None else int(seed)
-            self.net = PolicyNet(DEFAULT_HIDDEN, seed=init_seed).eval()
+            self.trained_for = trained_for(None, make_rules(rules).game)
+            self.net = PolicyNet(DEFAULT_HIDDEN, obs_dim=self.trained_for["obs_dim"],
+                                 n_actions=self.trained_for["n_actions"], seed=init_seed).eval()
             self.checkpoint: str | None = None
             self.checkpoint_sha256: str | None = None
             self.info: dict = {}
-            self.trained_for = trained_for(None)
             self.name = f"policy(random-weights seed={init_seed}, {mode})"
         else:
             self.net, ckpt = load_policy(checkpoint)
             what = f"policy checkpoint {str(checkpoint)!r}"
             self.trained_for = stored_trained_for(ckpt)
-            problem = layout_problem(self.trained_for, what)
+            problem = layout_problem(self.trained_for, what, rules)
             if problem:
                 raise CheckpointError(problem)
             if rules is not None:

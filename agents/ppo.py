@@ -10,10 +10,13 @@ centralized critic.
 * :func:`seat_gae`: in the batched env one seat acts per game and step, and a seat's reward can
   arrive at a step where another seat acts. Each (game, seat) pair is its own trajectory: the
   rewards paid to a seat between two of its decisions belong to the first one, the seat's next
-  decision is its next state, and an episode end terminates all four seats' trajectories.
-* :class:`CriticNet`: a value MLP over the perfect-information state (``STATE_DIM``: the
-  observation followed by all four hands), used only during training; the policy sees only
-  the observation.
+  decision is its next state, and an episode end terminates every seat's trajectory.
+* :class:`CriticNet`: a value MLP over the perfect-information state (the observation followed
+  by all hands, and in Differenzler all predictions: ``jass_env.encoding.state_dim``), used
+  only during training; the policy sees only the observation.
+
+Every game of the family trains with the same pieces: sizes come from the game (``P`` players,
+``obs_dim``, ``n_actions``), never from Schieber's constants.
 """
 
 from __future__ import annotations
@@ -39,10 +42,10 @@ try:
 except ModuleNotFoundError as exc:  # torch and PyYAML come with the "train" extra
     raise missing_extra(exc, "agents.ppo (the trainer)") from None
 
-from jass_env import observation
-from jass_env.observation import OBS_DIM, STATE_DIM
-from jass_env.rewards import REWARD_KINDS
-from jass_env.rules import PRESETS
+from jass_env import encoding
+from jass_env.observation import STATE_DIM
+from jass_env.rewards import REWARD_KINDS, reward_kinds
+from jass_env.rules import PRESETS, make_rules
 from jass_env.vector import EPISODES
 
 from .network import init_linear_layers
@@ -121,7 +124,7 @@ class TrainConfig:
     num_minibatches: int = field(default=4, metadata=_meta("an integer >= 1", _pos))
     norm_adv: bool = field(default=True, metadata=_meta("true or false"))
     target_kl: float | None = field(default=None, metadata=_meta("a number > 0 or null", _pos))
-    # behaviour-cloning warm start, run once before PPO iteration 0: all four seats play the
+    # behaviour-cloning warm start, run once before PPO iteration 0: every seat plays the
     # heuristic bot; the policy learns its actions (cross-entropy on the masked logits) and the
     # value function the TD(lambda) returns of that play
     bc_decisions: int = field(default=0, metadata=_meta(
@@ -285,6 +288,10 @@ def make_config(values: Mapping[str, Any]) -> TrainConfig:
         raise ConfigError(f"config key 'total_decisions': {cfg.total_decisions} is less than one iteration "
                           f"(num_envs * rollout_steps = {cfg.batch_decisions}); allowed: >= "
                           f"{cfg.batch_decisions}")
+    rules = make_rules(cfg.rules)
+    if cfg.reward not in reward_kinds(rules):
+        raise ConfigError(f"config key 'reward': {cfg.reward!r} does not exist in {rules.game}; allowed: "
+                          f"{', '.join(reward_kinds(rules))}")
     if cfg.num_minibatches > cfg.batch_decisions // 4:
         most = max(1, cfg.batch_decisions // 4)
         raise ConfigError(f"config key 'num_minibatches': {cfg.num_minibatches} is more than the trained "
@@ -368,21 +375,22 @@ def config_yaml(cfg: TrainConfig) -> str:
 # ---------------------------------------------------------------------------------- networks
 def policy_and_value(policy: nn.Module, critic: nn.Module | None,
                      x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """For stored rows ``x`` (B, D): the policy's logits (B, 43) from the observation part (the
-    first OBS_DIM columns) and the values (B,): the centralized critic's on the whole row (D =
-    STATE_DIM) when there is one, else the policy's value head."""
-    logits, v = policy(x[:, :OBS_DIM])
+    """For stored rows ``x`` (B, D): the policy's logits (B, n_actions) from the observation part
+    (the first ``policy.obs_dim`` columns) and the values (B,): the centralized critic's on the
+    whole row (D = the state's length) when there is one, else the policy's value head."""
+    logits, v = policy(x[:, :policy.obs_dim])
     return logits, (critic(x) if critic is not None else v)
 
 
 def value_of(policy: nn.Module, critic: nn.Module | None, x: torch.Tensor) -> torch.Tensor:
     """Values (B,) of stored rows ``x`` (B, D), as :func:`policy_and_value` gives them (without
     running the policy when a critic gives the value)."""
-    return critic(x) if critic is not None else policy(x[:, :OBS_DIM])[1]
+    return critic(x) if critic is not None else policy(x[:, :policy.obs_dim])[1]
 
 
 class CriticNet(nn.Module):
-    """Centralized value MLP: perfect-information state (B, STATE_DIM) -> value (B,).
+    """Centralized value MLP: perfect-information state (B, state_dim) -> value (B,); the default
+    ``state_dim`` is Schieber's (``jass_env.encoding.state_dim`` gives every game's).
 
     Seen only by the trainer (the state includes the other hands); ``seed`` initialises the
     weights reproducibly (uniform ±1/√fan_in, biases 0) without touching the global torch RNG.
@@ -408,7 +416,7 @@ def log_prob_entropy(masked_logits: torch.Tensor, mask: torch.Tensor,
                      actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Log-probability of ``actions`` (B,) and entropy (B,) of the masked softmax.
 
-    ``masked_logits`` (B, 43) already carry ``apply_mask``; illegal actions (``mask`` False)
+    ``masked_logits`` (B, n_actions) already carry ``apply_mask``; illegal actions (``mask`` False)
     have probability 0 and contribute nothing to the entropy.
     """
     logp_all = torch.log_softmax(masked_logits, dim=-1)
@@ -460,7 +468,7 @@ def ppo_loss(new_logp: torch.Tensor, entropy: torch.Tensor, new_values: torch.Te
 
 
 def bc_loss(masked_logits: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Behaviour-cloning loss: mean cross-entropy (scalar) of the masked policy (B, 43) (after
+    """Behaviour-cloning loss: mean cross-entropy (scalar) of the masked policy (B, n_actions) (after
     ``apply_mask``) against the teacher's actions ``targets`` (B,), and the share (scalar, no
     gradient) of rows where the policy's greedy action equals the teacher's."""
     loss = torch.nn.functional.cross_entropy(masked_logits, targets.long())
@@ -476,9 +484,9 @@ def seat_gae(seat: np.ndarray, values: np.ndarray, rewards: np.ndarray, done: np
     """GAE advantages (T, N) float32 of every decision of a rollout of the batched env.
 
     seat (T, N) int64: the seat that acted at step t in game i; values (T, N): its value
-    estimate; rewards (T, N, 4): what each seat got for step t; done (T, N): the episode ended
-    at step t (the next step belongs to a new episode); boot (N, 4): the value of each seat's
-    state at the end of the rollout (its next decision, not yet taken).
+    estimate; rewards (T, N, P): what each of the P seats got for step t; done (T, N): the
+    episode ended at step t (the next step belongs to a new episode); boot (N, P): the value of
+    each seat's state at the end of the rollout (its next decision, not yet taken).
 
     Each (game, seat) is its own trajectory: a decision's reward is the sum of that seat's
     rewards from its step up to (excluding) its next decision, its next state is that next
@@ -486,22 +494,23 @@ def seat_gae(seat: np.ndarray, values: np.ndarray, rewards: np.ndarray, done: np
     λ apply per decision of the seat. Returns = advantages + values.
     """
     T, N = seat.shape
+    P = rewards.shape[2]
     adv = np.zeros((T, N), dtype=np.float32)
-    nv = np.zeros(4, dtype=np.float64)     # value of each seat's next decision
-    na = np.zeros(4, dtype=np.float64)     # advantage of each seat's next decision
-    acc = np.zeros(4, dtype=np.float64)    # rewards since the seat's decision
+    nv = np.zeros(P, dtype=np.float64)     # value of each seat's next decision
+    na = np.zeros(P, dtype=np.float64)     # advantage of each seat's next decision
+    acc = np.zeros(P, dtype=np.float64)    # rewards since the seat's decision
     for i in range(N):
-        for s in range(4):
+        for s in range(P):
             nv[s] = boot[i, s]
             na[s] = 0.0
             acc[s] = 0.0
         for t in range(T - 1, -1, -1):
-            if done[t, i]:                 # the episode ended here: all four trajectories end
-                for s in range(4):
+            if done[t, i]:                 # the episode ended here: every seat's trajectory ends
+                for s in range(P):
                     nv[s] = 0.0
                     na[s] = 0.0
                     acc[s] = 0.0
-            for s in range(4):
+            for s in range(P):
                 acc[s] += rewards[t, i, s]
             s = seat[t, i]
             delta = acc[s] + gamma * nv[s] - values[t, i]
@@ -516,26 +525,26 @@ def seat_gae(seat: np.ndarray, values: np.ndarray, rewards: np.ndarray, done: np
 # ---------------------------------------------------------------------------------- env helpers
 @njit(cache=True)
 def encode_all_seats(game_states: np.ndarray, rp: np.ndarray, out: np.ndarray, want_state: bool) -> None:
-    """Observation (or, with ``want_state``, state) of all four seats of every game: ``out``
-    (N, 4, OBS_DIM or STATE_DIM), for the bootstrap values at the end of a rollout."""
+    """Observation (or, with ``want_state``, state) of every seat of every game: ``out``
+    (N, P, obs_dim or state_dim), for the bootstrap values at the end of a rollout."""
     for i in range(game_states.shape[0]):
         st = game_states[i]
-        for p in range(4):
+        for p in range(out.shape[1]):
             if want_state:
-                observation.encode_state(st, p, rp, out[i, p])
+                encoding.encode_state(st, p, rp, out[i, p])
             else:
-                observation.encode_observation(st, p, rp, out[i, p])
+                encoding.encode_observation(st, p, rp, out[i, p])
 
 
 def bootstrap_values(policy: nn.Module, critic: nn.Module | None, game_states: np.ndarray, rp: np.ndarray,
                      out: np.ndarray, device: torch.device) -> np.ndarray:
-    """Every seat's value (N, 4) at the end of a rollout, for GAE's bootstrap: all four seats'
-    rows are encoded into ``out`` (N, 4, D; the state when there is a critic, else the
-    observation) and valued as :func:`value_of` does. Call under ``torch.inference_mode()``."""
-    n, _, d = out.shape
+    """Every seat's value (N, P) at the end of a rollout, for GAE's bootstrap: every seat's row
+    is encoded into ``out`` (N, P, D; the state when there is a critic, else the observation)
+    and valued as :func:`value_of` does. Call under ``torch.inference_mode()``."""
+    n, players, d = out.shape
     encode_all_seats(game_states, rp, out, critic is not None)
-    rows = torch.from_numpy(out.reshape(n * 4, d)).to(device)                     # (N*4, D)
-    return value_of(policy, critic, rows).float().cpu().numpy().reshape(n, 4)
+    rows = torch.from_numpy(out.reshape(n * players, d)).to(device)               # (N*P, D)
+    return value_of(policy, critic, rows).float().cpu().numpy().reshape(n, players)
 
 
 __all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "MAX_SEED",

@@ -3,6 +3,9 @@
 Cards, contracts and push are drawn uniformly among the legal ones. A Differenzler prediction is
 not drawn (a uniform 0..157 would be a straw man) but the rule of thumb
 :func:`rule_of_thumb_prediction`: 2 × the card points of the own trump cards + 11 per side Ace.
+
+The project's one random bot: :func:`random_actions` decides a batch of observations (the
+trainer's random opponents and evaluations), :class:`RandomAgent` one observation through it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from jass_env.rules import Rules, make_rules
 from jass_env.spec import ROUND_POINTS
 
 from .base import Agent
-from .differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, may_predict, prediction_action
+from .differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, predicting, prediction_action
 
 #: the rule of thumb: each trump card point counts twice, each side (non-trump) Ace 11
 TRUMP_POINT_WEIGHT = 2
@@ -33,6 +36,30 @@ def rule_of_thumb_prediction(hand: int, trump: int, rp: np.ndarray) -> int:
     return min(max(TRUMP_POINT_WEIGHT * trump_points + SIDE_ACE_POINTS * side_aces, 0), ROUND_POINTS)
 
 
+def random_actions(obs: np.ndarray, mask: np.ndarray, rules: Rules | None,
+                   rng: np.random.Generator) -> np.ndarray:
+    """The random bot's action for each row of a batch: a uniformly random legal action, except
+    that a Differenzler seat about to predict predicts by the rule of thumb.
+
+    obs: (N, obs_dim) float32 observations; mask: (N, n_actions) bool/0-1 legal actions (every row
+    needs one); rules: the game's (None: Schieber); rng: draws one uniform number per action of
+    every row. Returns (N,) int64 actions. ValueError for a row without a legal action.
+    """
+    mask = np.asarray(mask).astype(bool)
+    empty = np.flatnonzero(~mask.any(axis=1))
+    if empty.size:
+        raise ValueError(f"no legal action in the action mask of row {int(empty[0])} (the round is over?)")
+    noise = rng.random(mask.shape)
+    actions = np.argmax(np.where(mask, noise, -1.0), axis=1).astype(np.int64)
+    if rules is not None and rules.spec.bidding == "prediction":
+        decode = ViewDecoder(rules)
+        for i in np.flatnonzero(predicting(mask)):
+            view = decode({"observation": obs[i], "action_mask": mask[i]})
+            actions[i] = prediction_action(rule_of_thumb_prediction(int(view[DV_HAND]), int(view[DV_TRUMP]),
+                                                                    rules.params))
+    return actions
+
+
 class RandomAgent(Agent):
     """Plays a uniformly random legal action (contracts and push included), drawn from ``self.rng``;
     in Differenzler (``rules`` a Differenzler game) it predicts by the rule of thumb.
@@ -45,28 +72,16 @@ class RandomAgent(Agent):
     def __init__(self, seed: int | None = None, rules: str | Rules | None = None) -> None:
         super().__init__(seed)
         self.rules = make_rules(rules) if rules is not None else None
-        self._decode = None
-        if self.rules is not None and self.rules.spec.bidding == "prediction":
-            self._decode = ViewDecoder(self.rules)
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         if "action_mask" not in obs:
             raise ValueError(f"the observation dict needs an 'action_mask' key, got {sorted(obs)}")
         mask = np.asarray(obs["action_mask"])
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
-            raise ValueError("no legal action in the action mask (the round is over?)")
-        if may_predict(mask):
-            return self._predict(obs)
-        return int(legal[self.rng.integers(legal.size)])
-
-    def _predict(self, obs: Mapping[str, np.ndarray]) -> int:
-        if self._decode is None:
+        if self.rules is None and predicting(mask[None])[0]:
             raise ValueError("a Differenzler prediction needs the rules: RandomAgent(rules='differenzler') "
                              "or make_agent('random', 'differenzler')")
-        v = self._decode(obs)
-        points = rule_of_thumb_prediction(int(v[DV_HAND]), int(v[DV_TRUMP]), self.rules.params)
-        return prediction_action(points)
+        x = np.asarray(obs.get("observation", np.zeros(0, dtype=np.float32)), dtype=np.float32)
+        return int(random_actions(x[None], mask[None], self.rules, self.rng)[0])
 
 
-__all__ = ["RandomAgent", "rule_of_thumb_prediction"]
+__all__ = ["RandomAgent", "random_actions", "rule_of_thumb_prediction"]

@@ -3,7 +3,7 @@
 A policy checkpoint (``agents.network``) and an exported ONNX file (``agents.export``, as JSON in
 the metadata entry ``trained_for``) carry::
 
-    {"game": "schieber",        # the game family: four players in two teams, contract or push
+    {"game": "schieber",        # the game (jass_env.spec: schieber, differenzler, differenzler3)
      "obs_version": 1, "obs_dim": 529, "n_actions": 43,   # observation and action layout
      "rules": "seed_vaud", "switches": {...}}              # the rules preset and all its switches
 
@@ -12,7 +12,8 @@ Files written before this field existed are read as Schieber with the file's own
 layout and the preset they carry in ``rules``, if any (:func:`stored_trained_for`).
 
 A policy for another game or layout cannot play: :func:`layout_problem` names the difference and
-the agents refuse it. Other rules only weaken its play: :func:`warn_if_rules_differ` warns
+the agents refuse it (a Differenzler policy cannot play Schieber, nor one of an older observation
+version). Other rules only weaken its play: :func:`warn_if_rules_differ` warns
 (:class:`RulesMismatchWarning`) naming the switches that differ. No torch import here (the ONNX
 agent uses it too).
 """
@@ -23,9 +24,12 @@ import warnings
 from typing import Any
 
 from jass_env.cards import N_ACTIONS
+from jass_env.encoding import obs_dim, obs_version
 from jass_env.observation import OBS_DIM, OBS_VERSION
 from jass_env.rules import PRESETS, Rules, make_rules
+from jass_env.spec import SPECS
 
+#: the game of files written before ``trained_for`` existed (and of untrained Schieber networks)
 GAME = "schieber"
 LAYOUT_KEYS = ("game", "obs_version", "obs_dim", "n_actions")
 
@@ -34,15 +38,20 @@ class RulesMismatchWarning(UserWarning):
     """A policy plays under rules other than those it was trained for."""
 
 
-def trained_for(rules: str | Rules | None) -> dict[str, Any]:
-    """The ``trained_for`` field for a policy of this code trained under ``rules`` (None: untrained,
-    no rules recorded)."""
-    out: dict[str, Any] = {"game": GAME, "obs_version": OBS_VERSION, "obs_dim": OBS_DIM,
-                           "n_actions": N_ACTIONS}
-    if rules is not None:
-        r = make_rules(rules)
-        out.update(rules=r.name, switches=r.switches())
-    return out
+def game_layout(rules: str | Rules | None) -> dict[str, Any]:
+    """This code's observation and action layout of the game of ``rules`` (None: Schieber)."""
+    r = make_rules(rules)
+    return {"game": r.game, "obs_version": obs_version(r), "obs_dim": obs_dim(r),
+            "n_actions": r.spec.n_actions}
+
+
+def trained_for(rules: str | Rules | None, game: str | None = None) -> dict[str, Any]:
+    """The ``trained_for`` field for a policy of this code trained under ``rules``; with ``rules``
+    None an untrained network of ``game`` (default Schieber): its layout, no rules recorded."""
+    if rules is None:
+        return game_layout(next(n for n, p in PRESETS.items() if p.game == (game or GAME)))
+    r = make_rules(rules)
+    return {**game_layout(r), "rules": r.name, "switches": r.switches()}
 
 
 def stored_trained_for(fields: dict[str, Any]) -> dict[str, Any]:
@@ -65,14 +74,24 @@ def _layout(tf: dict[str, Any]) -> str:
             f"{tf.get('obs_dim')} inputs, {tf.get('n_actions')} actions)")
 
 
-def layout_problem(tf: dict[str, Any], what: str) -> str | None:
-    """Why the policy ``what`` (e.g. "policy checkpoint 'x.pt'") cannot play this code's game, or
-    None when its game and observation/action layout are this code's."""
-    here = trained_for(None)
-    if all(tf.get(k) == here[k] for k in LAYOUT_KEYS):
+def layout_problem(tf: dict[str, Any], what: str, rules: str | Rules | None = None) -> str | None:
+    """Why the policy ``what`` (e.g. "policy checkpoint 'x.pt'") cannot play under ``rules``, or
+    None when the observation/action layout of that game in this code is the policy's. Without
+    ``rules`` the policy plays the game it names, if this code has that game with its layout (the
+    message then lists every game's layout)."""
+    if rules is not None:
+        here = [game_layout(rules)]
+    else:
+        here = [trained_for(None, game) for game in SPECS]
+        if tf.get("game") in SPECS:
+            mine = trained_for(None, tf["game"])
+            if all(tf.get(k) == mine[k] for k in LAYOUT_KEYS):
+                return None
+    if all(tf.get(k) == here[0][k] for k in LAYOUT_KEYS):
         return None
-    return (f"{what} was trained for {_layout(tf)}, but this code plays {_layout(here)}; a policy "
-            "cannot play another game's observations and actions (train one for this game)")
+    return (f"{what} was trained for {_layout(tf)}, but this code plays "
+            f"{', '.join(_layout(h) for h in here)}; a policy cannot play another game's observations "
+            "and actions (train one for this game)")
 
 
 def rules_difference(tf: dict[str, Any], rules: str | Rules) -> list[str] | None:
@@ -97,5 +116,6 @@ def warn_if_rules_differ(tf: dict[str, Any], rules: str | Rules, what: str) -> N
                       "weaker play", RulesMismatchWarning, stacklevel=3)
 
 
-__all__ = ["GAME", "RulesMismatchWarning", "trained_for", "stored_trained_for", "layout_problem",
+__all__ = ["GAME", "game_layout", "RulesMismatchWarning", "trained_for", "stored_trained_for",
+           "layout_problem",
            "rules_difference", "warn_if_rules_differ"]

@@ -39,6 +39,13 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
         observation_differenzler.encode_state(st, observer, rp, out)
 
 
+def obs_version(rules: Rules) -> int:
+    """The version of the observation layout of the game of ``rules`` (bumped on any change)."""
+    if rules.spec.kind == KIND_SCHIEBER:
+        return observation.OBS_VERSION
+    return observation_differenzler.OBS_VERSION
+
+
 def obs_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
         return observation.OBS_DIM
@@ -96,5 +103,5 @@ def legal_actions_text(legal: int, names: tuple[str, ...]) -> str:
     return ", ".join(parts) or "none"
 
 
-__all__ = ["mask_array", "legal_actions_text", "encode_observation", "encode_state", "obs_dim",
+__all__ = ["mask_array", "legal_actions_text", "encode_observation", "encode_state", "obs_version", "obs_dim",
            "state_dim", "observation_bounds", "state_bounds"]

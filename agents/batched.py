@@ -1,0 +1,140 @@
+"""Bots and evaluations over batches of games, for the trainer (``train.py``).
+
+The trainer steps hundreds of games at once (:class:`jass_env.vector.VectorJassEnv`); its
+opponents and its evaluations decide whole batches of observations in one call:
+
+* :func:`bot_actions` — the batch form of the bots ``random`` (:func:`agents.random_bot.random_actions`,
+  the one random bot) and ``heuristic`` (:func:`agents.heuristic.heuristic_actions` in Schieber,
+  :func:`agents.differenzler.heuristic_actions` in Differenzler), the same decisions their
+  :class:`~agents.base.Agent` classes make for each row.
+* :func:`evaluate_vs_bot` — the greedy policy against a bot under the evaluation tool's protocol
+  of the game (``python -m agents.evaluate``, docs/bots.md), played as one batch:
+
+  - team games (Schieber): **duplicate** — deal ``i`` of the set ``seed`` (seed
+    ``agents.evaluate.deal_seed(seed, i)``, dealer ``i % 4``) played twice, the policy in seats
+    0 & 2, then in 1 & 3 on the same cards; per deal the mean of (policy team's score − bot
+    team's). Statistic ``points_per_hand`` (higher is better).
+  - games played alone (Differenzler): **seat rotation** — deal ``i`` (dealer ``i % n``) played
+    once per rotation ``k`` with the policy in seat ``k`` and the bot in the other seats; per deal
+    the policy's mean penalty minus the bots' mean. Statistic ``penalty_diff`` (lower is better).
+
+  Against the (deterministic) heuristic the figures equal the evaluation tool's on the same deal
+  set (tests/test_batched.py checks it); against ``random`` the bot's dice differ from the tool's
+  (here one generator seeded by ``seed`` draws for the whole batch).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from jass_env.rules import Rules, make_rules
+from jass_env.vector import VectorJassEnv
+
+from . import differenzler, heuristic
+from .evaluate import deal_seed
+from .headline import POINTS_PER_HAND, Statistic, statistic
+from .network import PolicyNet
+from .random_bot import random_actions
+from .stats import mean_ci
+
+#: the bots that decide batches (the trainer's bot opponents and evaluation opponents)
+BATCH_BOTS = ("random", "heuristic")
+
+
+def bot_actions(bot: str, rules: Rules, obs: np.ndarray, mask: np.ndarray,
+                rng: np.random.Generator | None) -> np.ndarray:
+    """The actions (N,) int64 of ``bot`` (one of :data:`BATCH_BOTS`) for a batch of observations
+    (N, obs_dim) and masks (N, n_actions) of the game of ``rules``; ``rng`` feeds the random bot
+    (the heuristic draws nothing: None will do)."""
+    if bot == "random":
+        if rng is None:
+            raise ValueError("the random bot needs a generator (rng)")
+        return random_actions(obs, mask, rules, rng)
+    if bot == "heuristic":
+        if rules.spec.bidding == "prediction":
+            return differenzler.heuristic_actions(obs, mask, rules)
+        return heuristic.heuristic_actions(obs, mask, rules.params)
+    raise ValueError(f"unknown batch bot {bot!r}; allowed: {', '.join(BATCH_BOTS)}")
+
+
+def greedy_actions(policy: PolicyNet, obs: np.ndarray, mask: np.ndarray, device: torch.device) -> np.ndarray:
+    """The policy's highest-logit legal action (N,) int64 for observations (N, obs_dim) and masks."""
+    x = torch.from_numpy(obs).to(device)
+    m = torch.from_numpy(mask).to(device)
+    return policy.masked_logits(x, m).argmax(-1).cpu().numpy()
+
+
+def _play(env: VectorJassEnv, policy: PolicyNet, bot: str, policy_side: np.ndarray,
+          dealers: np.ndarray, seeds: list[int], rng: np.random.Generator,
+          device: torch.device) -> np.ndarray:
+    """Play one round in each game of ``env``: the policy in the seats of side ``policy_side[i]``
+    of game ``i``, ``bot`` elsewhere. Returns the round scores (games, sides) int64."""
+    rules = env.rules
+    side_of_seat = np.array([rules.spec.side_of(p) for p in range(rules.spec.players)])
+    n = env.num_envs
+    obs, mask, seat = env.reset(seeds=seeds, dealers=dealers)
+    finished = np.zeros(n, dtype=bool)
+    scores = np.zeros((n, rules.spec.sides), dtype=np.int64)
+    policy.eval()
+    with torch.inference_mode():
+        while not finished.all():
+            is_policy = side_of_seat[seat] == policy_side
+            actions = np.empty(n, dtype=np.int64)
+            rows = np.flatnonzero(is_policy)
+            if rows.size:
+                actions[rows] = greedy_actions(policy, obs[rows], mask[rows], device)
+            rows = np.flatnonzero(~is_policy)
+            if rows.size:
+                actions[rows] = bot_actions(bot, rules, obs[rows], mask[rows], rng)
+            out = env.step(actions)
+            new = out.done & ~finished
+            scores[new] = out.final_score[new]
+            finished |= out.done
+            obs, mask, seat = out.obs, out.mask, out.seat
+    return scores
+
+
+def _result(stat: Statistic, per_deal: np.ndarray, win_key: str, wins: np.ndarray,
+            deals: int) -> dict[str, float]:
+    ci = mean_ci(per_deal)
+    return {stat.key: ci.mean, "ci_low": ci.low, "ci_high": ci.high, win_key: float(np.mean(wins)),
+            "deals": deals}
+
+
+def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int, seed: int,
+                    device: torch.device) -> dict[str, float]:
+    """The greedy ``policy`` against ``bot`` on ``deals`` deals of the evaluation tool's set
+    ``seed`` (module docstring). Returns the game's statistic (:func:`statistic`: key
+    ``points_per_hand`` or ``penalty_diff``) with its 95 % t-interval (``ci_low``, ``ci_high``),
+    ``deals``, and Schieber ``round_win_rate`` (share of plays the policy's team scored more, ties
+    half) or Differenzler ``deal_better_rate`` (share of deals where its mean penalty was lower
+    than the bots', ties half)."""
+    rules = make_rules(rules)
+    stat = statistic(rules)
+    rng = np.random.default_rng(seed)
+    seeds = [deal_seed(seed, i) for i in range(deals)]
+    if stat is POINTS_PER_HAND:
+        n = 2 * deals
+        env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
+        team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (n,) the policy's team per game
+        scores = _play(env, policy, bot, team, np.arange(n) % deals % 4, seeds * 2, rng, device)
+        idx = np.arange(n)
+        diff = (scores[idx, team] - scores[idx, 1 - team]).astype(np.float64)   # (n,) per play
+        wins = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+        return _result(stat, (diff[:deals] + diff[deals:]) / 2.0, "round_win_rate", wins, deals)
+    players = rules.spec.players
+    n = players * deals                                           # game k * deals + i: deal i, rotation k
+    env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
+    seat = np.repeat(np.arange(players, dtype=np.int64), deals)  # (n,) the policy's seat per game
+    scores = _play(env, policy, bot, seat, np.arange(n) % deals % players, seeds * players, rng, device)
+    pen = scores.reshape(players, deals, players).astype(np.float64)     # [rotation, deal, seat]
+    own = pen[np.arange(players), :, np.arange(players)]                # [rotation, deal]
+    a = own.mean(axis=0)                                                 # (deals,) policy's mean
+    b = (pen.sum(axis=2) - own).sum(axis=0) / (players * (players - 1))  # (deals,) the bots' mean
+    diff = a - b
+    wins = np.where(diff < 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+    return _result(stat, diff, "deal_better_rate", wins, deals)
+
+
+__all__ = ["BATCH_BOTS", "bot_actions", "greedy_actions", "evaluate_vs_bot"]
