@@ -7,7 +7,7 @@
 
 Write a random-weights checkpoint (plumbing, tests)::
 
-    python -m agents.policy --write-random PATH [--hidden 256 256] [--seed 0]
+    python -m agents.policy --write-random PATH [--hidden 256 256] [--seed 0] [--game differenzler]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.policy (the policy agent)") from None
 
 from jass_env.rules import Rules, make_rules
+from jass_env.spec import SPECS
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
@@ -101,7 +102,7 @@ class PolicyAgent(Agent):
             p.requires_grad_(False)
 
     def action_probabilities(self, obs: Observation) -> np.ndarray:
-        """Probabilities (43,) of the masked softmax; 0 for illegal actions."""
+        """Probabilities (n_actions,) of the masked softmax; 0 for illegal actions."""
         x = torch.from_numpy(np.asarray(obs["observation"], dtype=np.float32))[None]
         m = torch.from_numpy(np.asarray(obs["action_mask"]).astype(bool))[None]
         with torch.inference_mode():
@@ -118,10 +119,11 @@ class PolicyAgent(Agent):
 
 
 def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] = DEFAULT_HIDDEN,
-                            seed: int = 0) -> Path:
-    """Save a seeded random-weights network as a ``jass-policy/1`` checkpoint."""
-    return save_policy(path, PolicyNet(hidden, seed=seed), note="random weights", seed=int(seed),
-                       trained_for=trained_for(None))
+                            seed: int = 0, game: str = "schieber") -> Path:
+    """Save a seeded random-weights network for ``game`` as a ``jass-policy/1`` checkpoint."""
+    tf = trained_for(None, game)
+    net = PolicyNet(hidden, obs_dim=tf["obs_dim"], n_actions=tf["n_actions"], seed=seed)
+    return save_policy(path, net, note="random weights", seed=int(seed), trained_for=tf)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -130,9 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="write a random-weights jass-policy/1 checkpoint to PATH")
     ap.add_argument("--hidden", type=int, nargs="+", default=list(DEFAULT_HIDDEN), help="hidden sizes")
     ap.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
+    ap.add_argument("--game", choices=list(SPECS), default="schieber", help="the game's observation and "
+                    "action layout (default schieber)")
     args = ap.parse_args(argv)
     try:
-        path = write_random_checkpoint(args.write_random, args.hidden, args.seed)
+        path = write_random_checkpoint(args.write_random, args.hidden, args.seed, args.game)
     except (OSError, ValueError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

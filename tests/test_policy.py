@@ -201,3 +201,25 @@ def test_the_shipped_policy_and_older_checkpoints_still_load(tmp_path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         make_agent(_trained(tmp_path, "none.pt"), "tournament")   # no rules recorded: no warning
+
+
+def test_a_differenzler_policy_plays_differenzler_and_is_refused_in_schieber(tmp_path) -> None:
+    path = write_random_checkpoint(tmp_path / "d.pt", hidden=[16], game="differenzler")
+    agent = PolicyAgent(path)                       # no rules: the game the checkpoint names
+    assert agent.trained_for["game"] == "differenzler" and agent.net.n_actions == 36 + 158
+    assert PolicyAgent(path, rules="differenzler").net.obs_dim == agent.net.obs_dim
+    here = r"game 'schieber' \(observation version 1, 529 inputs, 43 actions\)"
+    with pytest.raises(CheckpointError, match=rf"trained for game 'differenzler' .* this code plays {here}"):
+        make_agent(str(path), "schieber")
+    with pytest.raises(CheckpointError, match="this code plays game 'differenzler3'"):
+        PolicyAgent(path, rules="differenzler3")    # 3 players: another observation
+
+
+def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weights_of_its_layout() -> None:
+    from agents.policy import default_checkpoint
+
+    tf = PolicyAgent(rules="differenzler3").trained_for     # no policy shipped for three players
+    assert default_checkpoint("differenzler3") is None and tf["game"] == "differenzler3"
+    shipped = default_checkpoint("differenzler")
+    if shipped is not None:
+        assert PolicyAgent(rules="differenzler").checkpoint == str(shipped)

@@ -248,6 +248,33 @@ def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
     assert torch.equal(a["trainer"]["env"]["game_states"], b["trainer"]["env"]["game_states"])
 
 
+def test_a_differenzler_run_resumes_exactly_and_reports_the_penalty_difference(tmp_path):
+    """One seat per line-up, per-player rewards, the seat-rotation evaluation: differenzler3 (3 players)."""
+    straight, parts = tmp_path / "straight", tmp_path / "parts"
+    game = ("rules=differenzler3", "final_eval_deals=4", "eval_deals=4")
+    train.train(smoke(straight, *game))
+    train.train(smoke(parts, *game), stop_after=2)
+    assert train.main(["--resume", str(parts), "progress=false"]) == 0
+    a = read_checkpoint(straight / "checkpoints" / "latest.pt")
+    b = read_checkpoint(parts / "checkpoints" / "latest.pt")
+    for k in a["model"]:
+        assert torch.equal(a["model"][k], b["model"][k]), k
+    assert a["trained_for"]["game"] == "differenzler3" and a["net"]["n_actions"] == 36 + 158
+    res = json.loads((straight / "results.json").read_text())
+    row = res["rows"][0]["heuristic"]
+    assert {"penalty_diff", "ci_low", "ci_high", "deal_better_rate"} <= row.keys()
+    assert row["ci_low"] <= row["penalty_diff"] <= row["ci_high"]
+    table = (straight / "results.md").read_text()
+    assert "Penalty per round, policy - bots" in table and "--rules differenzler3" in table
+    assert {c.opponent for c in read_curves(straight)} == {"random", "heuristic"}
+    assert (straight / "strength.png").exists()
+
+
+def test_a_reward_the_game_does_not_have_is_refused():
+    with pytest.raises(ConfigError, match="'tricks' does not exist in differenzler; allowed: points, win"):
+        make_config({"rules": "differenzler", "reward": "tricks"})
+
+
 # ---------------------------------------------------------------------------------- the run folder
 def test_a_fresh_start_refuses_a_run_dir_that_holds_a_run(stopped_run, tmp_path, capsys):
     run = copy_run(stopped_run, tmp_path)

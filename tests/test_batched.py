@@ -1,0 +1,90 @@
+"""The trainer's batched bots and evaluations (agents/batched.py) decide and measure exactly what
+the bots' Agent classes and the evaluation tool do, in every game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents.batched import BATCH_BOTS, bot_actions, evaluate_vs_bot
+from agents.differenzler import DifferenzlerHeuristic
+from agents.differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, predicting, prediction_action
+from agents.network import load_policy
+from agents.policy import PolicyAgent, write_random_checkpoint
+from agents.random_bot import RandomAgent, random_actions, rule_of_thumb_prediction
+from agents.rotation import evaluate_rotation
+from jass_env.rules import make_rules
+from jass_env.vector import VectorJassEnv
+
+CPU = torch.device("cpu")
+
+
+@pytest.mark.parametrize("game", ["differenzler", "differenzler3"])
+def test_the_batched_differenzler_heuristic_decides_as_the_agent(game):
+    rules = make_rules(game)
+    env = VectorJassEnv(32, rules=rules, check_actions=True)
+    obs, mask, _ = env.reset(seed=4)
+    agent = DifferenzlerHeuristic(rules)
+    predictions_seen = 0
+    for _ in range(3 * rules.spec.tricks * rules.spec.players):
+        acts = bot_actions("heuristic", rules, obs, mask, None)
+        predictions_seen += int(predicting(mask).sum())
+        for i in range(0, 32, 5):
+            assert acts[i] == agent.act({"observation": obs[i], "action_mask": mask[i]})
+        out = env.step(acts)           # check_actions=True: every action is legal
+        obs, mask = out.obs, out.mask
+    assert predictions_seen > 0
+
+
+def test_the_random_bot_predicts_by_the_rule_of_thumb_and_plays_uniformly_among_the_legal_cards():
+    rules = make_rules("differenzler")
+    env = VectorJassEnv(16, rules=rules, check_actions=True)
+    obs, mask, _ = env.reset(seed=9)
+    decode = ViewDecoder(rules)
+    assert predicting(mask).all()                       # every game starts with a prediction
+    acts = random_actions(obs, mask, rules, np.random.default_rng(0))
+    for i in range(16):
+        v = decode({"observation": obs[i], "action_mask": mask[i]})
+        thumb = rule_of_thumb_prediction(int(v[DV_HAND]), int(v[DV_TRUMP]), rules.params)
+        assert acts[i] == prediction_action(thumb)
+    while predicting(mask).any():                       # on to the card play
+        out = env.step(random_actions(obs, mask, rules, np.random.default_rng(1)))
+        obs, mask = out.obs, out.mask
+    legal = np.flatnonzero(mask[0])
+    rng = np.random.default_rng(2)
+    picks = [int(random_actions(obs[:1], mask[:1], rules, rng)[0]) for _ in range(400)]
+    assert set(picks) == set(legal.tolist())           # every legal card, nothing else
+    counts = np.bincount(picks, minlength=mask.shape[1])[legal]
+    assert counts.min() > 400 / legal.size / 3         # no legal card starved
+
+
+def test_the_random_agent_is_the_batched_random_bot_on_one_row():
+    rules = make_rules("schieber")
+    env = VectorJassEnv(1, rules=rules)
+    obs, mask, _ = env.reset(seed=5)
+    agent = RandomAgent(seed=3, rules=rules)
+    rng = np.random.default_rng(3)
+    assert agent.act({"observation": obs[0], "action_mask": mask[0]}) == random_actions(obs, mask, rules, rng)[0]
+
+
+def test_an_unknown_batch_bot_and_a_missing_generator_are_named():
+    rules = make_rules("schieber")
+    env = VectorJassEnv(2, rules=rules)
+    obs, mask, _ = env.reset(seed=1)
+    with pytest.raises(ValueError, match=f"unknown batch bot 'pimc'; allowed: {', '.join(BATCH_BOTS)}"):
+        bot_actions("pimc", rules, obs, mask, None)
+    with pytest.raises(ValueError, match="random bot needs a generator"):
+        bot_actions("random", rules, obs, mask, None)
+
+
+@pytest.mark.parametrize("game", ["differenzler", "differenzler3"])
+def test_the_batched_rotation_equals_the_evaluation_tool_against_the_heuristic(game, tmp_path):
+    """Same deals, dealers and seat rotations as ``python -m agents.evaluate --rules GAME``."""
+    path = write_random_checkpoint(tmp_path / "r.pt", hidden=[32], seed=7, game=game)
+    net, _ = load_policy(path)
+    fast = evaluate_vs_bot(net, "heuristic", game, 6, 3, CPU)
+    slow = evaluate_rotation(PolicyAgent(path, rules=game), "heuristic", game, deals=6, seed=3).summary
+    assert fast["penalty_diff"] == pytest.approx(slow["difference_A_minus_B"]["mean"], abs=1e-9)
+    assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["difference_A_minus_B"]["ci95"], abs=1e-9)
+    assert fast["deal_better_rate"] == pytest.approx(slow["share_of_deals_A_better"], abs=1e-12)
