@@ -27,16 +27,14 @@ from jass_env.jasskit_map import (
     JasskitFormatError,
     action_from_jasskit_trump,
     jasskit_observation_json,
-    jasskit_trump_from_action,
-    position_from_jasskit,
 )
 from jass_env.kernel import trick_winner_position
 from jass_env.rules import Rules, make_rules
-from jass_env.seat_view import N_SEATS, SeatPosition, seat_position
+from jass_env.seat_view import N_SEATS, seat_position
 
 from .base import Agent, Observation
 from .extras import missing_extra
-from .registry import make_agent
+from .jasskit_player import AgentActionError, JasskitPlayer, checked_action
 from .view import SeatView
 
 JASSKIT_EXTRA = "jasskit"
@@ -49,42 +47,27 @@ except ModuleNotFoundError as _exc:
 CHOOSING, CHOOSING_AFTER_PUSH, PLAYING = 0, 1, 2      # SeatView.phase
 
 
-class AgentActionError(RuntimeError):
-    """Our agent answered an action that is not legal in the position it was given."""
-
-
-# ------------------------------------------------------------------------------- ours in jass-kit
 class AsJasskitAgent(_JasskitAgent):
     """One of our agents playing as a jass-kit ``Agent``.
 
     ``agent``: an agent spec (``"heuristic"``, ``"pimc:worlds=20"``, a ``.pt`` or ``.onnx`` path)
     or an agent object with ``act(obs)``; ``rules``: the rules our agent decides under (default
     jass-kit's, preset ``tournament``). Each decision rebuilds the seat's position from the
-    jass-kit observation (:func:`jass_env.jasskit_map.position_from_jasskit`) and asks our agent.
+    jass-kit observation (:func:`jass_env.jasskit_map.position_from_jasskit`) and asks our agent
+    (:class:`agents.jasskit_player.JasskitPlayer`).
     """
 
     def __init__(self, agent: Any, rules: str | Rules | None = JASSKIT_RULES,
                  seed: int | None = None) -> None:
-        self.rules = make_rules(rules)
-        self.agent = make_agent(agent, self.rules, seed=seed) if isinstance(agent, str) else agent
-        #: the last position decided on (its ``disagreements`` list plays our rules forbid)
-        self.last_position: SeatPosition | None = None
+        self.player = JasskitPlayer(agent, rules, seed)
 
-    def _act(self, obs: GameObservation | dict[str, Any]) -> int:
-        data = obs if isinstance(obs, dict) else obs.to_json()
-        pos = position_from_jasskit(data, self.rules)
-        self.last_position = pos
-        o = pos.obs_dict()
-        who = f"agent {getattr(self.agent, 'name', '?')!r}"
-        return _checked(int(self.agent.act(o)), o["action_mask"], who)
-
-    def action_trump(self, obs: GameObservation | dict[str, Any]) -> int:
+    def action_trump(self, obs: GameObservation) -> int:
         """jass-kit's trump action (0..5, or 10 = push) for a trump-selection observation."""
-        return jasskit_trump_from_action(self._act(obs))
+        return self.player.trump(obs.to_json())
 
-    def action_play_card(self, obs: GameObservation | dict[str, Any]) -> int:
+    def action_play_card(self, obs: GameObservation) -> int:
         """jass-kit's card (its id 0..35, the same as ours) for a card-play observation."""
-        return self._act(obs)
+        return self.player.card(obs.to_json())
 
 
 # ------------------------------------------------------------------------------- jass-kit in ours
@@ -171,15 +154,7 @@ class FromJasskitAgent(Agent):
             action = int(self.jasskit_agent.action_play_card(jk_obs))
             if not 0 <= action < N_CARDS:
                 raise AgentActionError(f"jass-kit agent {self.name} played {action}, not a card 0..35")
-        return _checked(action, obs["action_mask"], f"jass-kit agent {self.name}")
-
-
-def _checked(action: int, mask: np.ndarray, who: str) -> int:
-    """``action`` when the mask allows it; else AgentActionError naming who chose what."""
-    if not 0 <= action < len(mask) or not mask[action]:
-        raise AgentActionError(f"{who} chose action {action}, which is not legal here (legal: "
-                               f"{np.flatnonzero(mask).tolist()})")
-    return action
+        return checked_action(action, obs["action_mask"], f"jass-kit agent {self.name}")
 
 
 __all__ = ["AsJasskitAgent", "FromJasskitAgent", "SeatHistory", "AgentActionError", "JASSKIT_EXTRA"]
