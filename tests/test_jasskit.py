@@ -214,3 +214,16 @@ def test_without_jasskit_the_adapters_name_the_extra(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(MissingExtraError, match=r"needs jass.*'jasskit' extra.*jass-env\[jasskit\]"):
         importlib.import_module("agents.jasskit")
+
+
+def test_a_jasskit_agent_that_missed_its_seat_s_earlier_decisions_says_so():
+    rules = make_rules("tournament")
+    r = Round(rules, seed=2)
+    r.step("H")
+    while r.trick_number < 2:
+        r.step(int(r.legal_actions()[0]))
+    p = r.to_move
+    history = [c for t in r.tricks for _, c in t["plays"]] + [c for _, c in r.current_trick]
+    pos = seat_position(rules, p, r.hand(p), dealer=r.dealer, contract="H", plays=history)
+    with pytest.raises(JasskitFormatError, match="needs every decision of its seat.*trick 3"):
+        FromJasskitAgent(AgentRandomSchieber(), rules).act(pos.obs_dict())

@@ -186,3 +186,47 @@ def test_the_command_refuses_a_bad_agent_spec_with_a_message():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert "unknown agent 'nonsense'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_mangled_observations_get_a_format_error_and_nothing_else():
+    """Any field of a real observation replaced, deleted or retyped: the decision either goes
+    through or raises JasskitFormatError (a 400 answer), never another exception (a 500)."""
+    import copy
+    import random
+
+    from agents.jasskit_player import JasskitPlayer
+    from jass_env import Round
+    from jass_env.jasskit_map import JasskitFormatError, jasskit_observation_json
+    from jass_env.seat_view import seat_position
+
+    observations = []
+    for seed in range(3):
+        r = Round("tournament", seed=seed)
+        while not r.is_over:
+            history = [c for t in r.tricks for _, c in t["plays"]] + [c for _, c in r.current_trick]
+            pos = seat_position(r.rules, r.to_move, r.hand(r.to_move), dealer=r.dealer, pushed=r.pushed,
+                                contract=r.contract, plays=history if r.contract else ())
+            observations.append(jasskit_observation_json(pos))
+            r.step(int(r.legal_actions()[-1]))
+    player = JasskitPlayer("random")
+    rng = random.Random(1)
+    values = [None, -1, 0, 3, 4, 9, 10, 36, "DA", "x", [], {}, [1], 1.5, True, "C6", [["DA"]]]
+    answered = refused = 0
+    for _ in range(2000):
+        data = copy.deepcopy(rng.choice(observations))
+        for _ in range(rng.randint(1, 3)):
+            parent, key, node = None, None, data
+            while isinstance(node, (dict, list)) and node and (parent is None or rng.random() < 0.6):
+                key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+                parent, node = node, node[key]
+            if parent is not None:
+                if isinstance(parent, dict) and rng.random() < 0.2:
+                    del parent[key]
+                else:
+                    parent[key] = rng.choice(values)
+        try:
+            player.decide(data)
+            answered += 1
+        except JasskitFormatError:
+            refused += 1
+    assert answered > 0 and refused > 1000
