@@ -151,6 +151,8 @@ def seat_position(rules: str | Rules | None, seat: int, hand: Iterable[int | str
     declarer = (forehand + 2) % N_SEATS if pushed else forehand
     if pushed and not rules.push:
         raise SeatViewError(f"the history pushes, but rules {rules.name!r} have no push")
+    if match_scores is not None and len(match_scores) != rules.spec.sides:
+        raise SeatViewError(f"match_scores has one total per team (2), got {list(match_scores)!r}")
     history = [_card(c, f"plays[{k}]") for k, c in enumerate(plays)]
     if contract is None:
         if history:
@@ -350,8 +352,6 @@ def _write_scores(st: np.ndarray, played: list[int], weis: Iterable[Mapping[str,
         for p in range(N_SEATS):
             if played[p] & kq == kq:
                 stoeck_player = p
-    if match_scores is not None and len(match_scores) != 2:
-        raise SeatViewError(f"match_scores has one total per team (2), got {list(match_scores)!r}")
     core.set_public_scores(st, weis_cards, teams.pop() if teams else -1, total, stoeck_player,
                            None if match_scores is None else [int(x) for x in match_scores], rules.params)
 

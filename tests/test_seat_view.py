@@ -149,6 +149,8 @@ def test_the_legal_game_of_the_same_deal_has_no_disagreement():
     ({"plays": ["DA"]}, "in the seat's hand and also played"),
     ({"hand": ["DA"]}, "the hand given has 1"),
     ({"weis": [{"player": 0}]}, "weis[0] must be"),
+    ({"match_scores": [10]}, "one total per team"),
+    ({"contract": None, "match_scores": [10, 2, 3]}, "one total per team"),
 ])
 def test_bad_input_gets_a_clear_error(kwargs, message):
     args = {"seat": 0, "hand": HANDS[0], "dealer": 0, "contract": "D", "plays": ()}
