@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from jass_env.cards import N_CARDS
+from jass_env.cards import N_CARDS, mask_of
 from jass_env.jasskit_map import (
     JASSKIT_RULES,
     JasskitFormatError,
@@ -99,7 +99,7 @@ class SeatHistory:
             raise JasskitFormatError(f"a jass-kit agent needs every decision of its seat in a round; "
                                      f"this one saw its first at trick {v.trick_number + 1}")
         current = list(v.trick)
-        rest = [v.played[p] & ~known[p] & ~_mask(current) for p in range(N_SEATS)]
+        rest = [v.played[p] & ~known[p] & ~mask_of(current) for p in range(N_SEATS)]
         complete = N_SEATS * v.trick_number                    # cards of the finished tricks
         while len(self.plays) < complete:
             k = len(self.plays)
@@ -121,10 +121,6 @@ class SeatHistory:
         first = N_SEATS * (t - 1)
         cards = np.array([c for _, c in self.plays[first:first + N_SEATS]], dtype=np.int64)
         return (self.plays[first][0] + int(trick_winner_position(cards, N_SEATS, v.contract))) % N_SEATS
-
-
-def _mask(cards: list[int]) -> int:
-    return sum(1 << c for c in cards)
 
 
 class FromJasskitAgent(Agent):
