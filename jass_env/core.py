@@ -610,3 +610,33 @@ __all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match",
            "card_strength", "trick_winner_position", "player_weis", "popcount", "lowest_bit",
            "nth_bit", "xorshift32", "pick_legal", "PHASE_CONTRACT", "PHASE_PLAY", "PHASE_PREDICT",
            "PHASE_OVER", "S_SIZE", "side_of", "set_match_scores", "set_predictions"]
+
+
+def set_public_scores(st: np.ndarray, weis_cards: list[int], weis_team: int, weis_points: int,
+                      stoeck_player: int, match_scores: list[int] | None, rp: np.ndarray) -> None:
+    """Schieber: write the public scoring of a seat's view into a state built by
+    :func:`set_play_position` (:mod:`jass_env.seat_view`), and the round's score from it.
+
+    ``weis_cards[p]``: each player's public Weis cards (the Weis-winning team's); ``weis_team``
+    the team whose Weis score (-1 none) and ``weis_points`` their total before the multiplier;
+    ``stoeck_player`` the player who has shown Stöck (-1 none); ``match_scores`` the match totals
+    now (one per team), or None outside a match. The score is (card points + Weis once trick 1
+    is over + Stöck) times the contract's multiplier, as :mod:`jass_env.schieber` credits it.
+    """
+    from .rules import RP_STOECK  # appended helper: its import stays here (core's imports are shared)
+
+    n = int(rp[RP_PLAYERS])
+    for p in range(n):
+        st[S_WEIS_CARDS + p] = int(weis_cards[p])
+    st[S_WEIS_TEAM] = weis_team
+    st[S_STOECK_PLAYER] = stoeck_player
+    st[S_STOECK_SHOWN] = 1 if stoeck_player >= 0 else 0
+    mult = int(rp[RP_MULT + st[S_CONTRACT]])
+    for t in range(int(n_sides(rp))):
+        st[S_WEIS_POINTS + t] = weis_points if t == weis_team else 0
+        extra = (weis_points if t == weis_team and st[S_TRICK_NO] >= 1 else 0)
+        extra += int(rp[RP_STOECK]) if stoeck_player >= 0 and int(side_of(stoeck_player, rp)) == t else 0
+        st[S_SCORE + t] = (st[S_POINTS + t] + extra) * mult
+    reset_match(st, match_scores is not None)
+    if match_scores is not None:
+        set_match_scores(st, list(match_scores), rp)

@@ -675,11 +675,12 @@ def _show_weis(weis: list[dict[str, Any]]) -> str:
 
 # ====================================================================================== CLI
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m jass_env.records check FILE [--rules PRESET]``; returns the exit status."""
+    """``python -m jass_env.records check FILE [--rules PRESET]`` (or ``convert --from jasskit
+    FILE``, :mod:`jass_env.records_jasskit`); returns the exit status."""
     parser = argparse.ArgumentParser(
         prog=module_command("jass_env.records"),
         description="Check Jass game records (JSON Lines, format jass-record/1) against the engine.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="check")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{check,convert}")
     check = sub.add_parser("check", help="replay every record and report each disagreement",
                            description="Replay every record of FILE with the engine and print each "
                                        "disagreement, then 'N records, M disagree'. Exit status 0 "
@@ -687,10 +688,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument("file", metavar="FILE", help="JSON Lines file of records ('-' = standard input)")
     check.add_argument("--rules", choices=list(PRESETS), metavar="PRESET",
                        help=f"rules preset replacing each record's 'rules' field ({', '.join(PRESETS)})")
+    from . import records_jasskit  # records from other tools (imports this module: so here)
+    records_jasskit.add_parser(sub)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:          # argparse has printed the usage error (or the help)
         return exc.code if isinstance(exc.code, int) else 2
+    if args.command == "convert":
+        return records_jasskit.run(args)
     try:
         source = sys.stdin.buffer if args.file == "-" else args.file
         report = check_records(source, rules=args.rules)
