@@ -3,24 +3,30 @@
     .venv/bin/python train.py --config configs/quickstart.yaml [key=value ...] [--stop-after N]
     .venv/bin/python train.py --resume runs/quickstart-20250101-120000 [progress=false ...]
 
+Every game of the family trains here (``rules``: a Schieber preset, ``differenzler`` or
+``differenzler3``); the sizes come from the game (P players, the observation and action layout),
+the bots from :mod:`agents.batched`.
+
 One iteration: ``rollout_steps`` steps of ``num_envs`` batched games (:class:`VectorJassEnv`, one
 decision per game and step), then ``epochs`` x ``num_minibatches`` PPO updates on the decisions
-of the learning policy. Every game draws, when an episode starts, which team the learner plays
-and who sits opposite: the current policy itself (then all four seats are training data), a
-frozen earlier snapshot, the random bot or the heuristic bot (weights ``opponents`` ->
-``opponents_final``). The learner's partner is always the learner. A centralized critic (option
-``central_critic``) sees the full state (all hands) while the policy sees its observation only.
-With ``bc_decisions`` > 0, a behaviour-cloning warm start (:func:`warm_start`) runs once before
-iteration 0: the policy imitates the heuristic bot, which plays all four seats, and the value
-function learns that play's returns; the checkpoint counts it (``bc_decisions_done``), so a
-resumed run does not repeat it.
+of the learning policy. Every game draws, when an episode starts, a line-up (:class:`Lineups`):
+the side the learner plays (a team in Schieber, where the learner's partner is the learner too;
+one player in Differenzler) and who plays the other seats: the current policy itself (then every
+seat is training data), a frozen earlier snapshot, the random bot or the heuristic bot (weights
+``opponents`` -> ``opponents_final``). A centralized critic (option ``central_critic``) sees the
+full state (all hands, and in Differenzler all predictions) while the policy sees its
+observation only. With ``bc_decisions`` > 0, a behaviour-cloning warm start (:func:`warm_start`)
+runs once before iteration 0: the policy imitates the heuristic bot, which plays every seat, and
+the value function learns that play's returns; the checkpoint counts it (``bc_decisions_done``),
+so a resumed run does not repeat it.
 
 The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``; a fresh run refuses a folder
 that holds files unless ``--overwrite`` is given, which replaces the earlier run's outputs) holds
 ``config.yaml`` (resolved config), TensorBoard event files (the warm start's in ``warm_start/``),
 and ``checkpoints/latest.pt`` (every ``checkpoint_every`` iterations and at the end) and
-``checkpoints/best.pt`` (best points per hand against the heuristic, on the deal set
-``eval_seed``). The folder is created only once the start is validated. At the end,
+``checkpoints/best.pt`` (the best statistic against the heuristic, on the deal set ``eval_seed``:
+points per hand in Schieber, the penalty difference in Differenzler, :mod:`agents.headline`).
+The folder is created only once the start is validated. At the end,
 :func:`final_results` evaluates both on ``final_eval_deals`` deals of the evaluation tool's set
 ``final_eval_seed`` and writes ``results.json`` and ``results.md`` (the table ``main`` prints),
 and ``strength.png`` plots the periodic evaluations against training time
@@ -532,9 +538,9 @@ def restore(ckpt: dict[str, Any], cfg: TrainConfig, resume: Path, learner: Learn
     except (RuntimeError, ValueError, KeyError, TypeError, AttributeError) as err:
         why = " ".join(str(err).split())[:400]
         raise CheckpointError(
-            f"checkpoint in {str(resume)!r}: its weights do not fit the network of its config (rules "
-            f"{cfg.rules}, hidden {cfg.hidden}, central_critic {cfg.central_critic}, critic_hidden "
-            f"{cfg.critic_hidden}): {type(err).__name__}: {why}") from None
+            f"checkpoint in {str(resume)!r}: its weights do not fit the network of its config (hidden "
+            f"{cfg.hidden}, central_critic {cfg.central_critic}, critic_hidden {cfg.critic_hidden}, "
+            f"rules {cfg.rules}): {type(err).__name__}: {why}") from None
     e = tr["env"]
     try:
         sample_rng = e["sample_rng"].numpy() if "sample_rng" in e else None    # older checkpoints

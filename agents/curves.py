@@ -75,8 +75,10 @@ def read_curves(run_dir: str | Path) -> list[Curve]:
     for tag, stat in tags:
         bot = tag[len(_prefix(stat)):]
         low, high = by_step(f"eval/ci95_low_vs_{bot}"), by_step(f"eval/ci95_high_vs_{bot}")
-        pts = [e for e in scalars[tag] if e.step in low and e.step in high
-               and (e.step in elapsed or "time/elapsed_s" not in scalars)]
+        # in training order: event files of one process and second sort by a counter as text
+        # (".10" before ".9"), so a resumed run's events may be read before the earlier ones
+        pts = sorted((e for e in scalars[tag] if e.step in low and e.step in high
+                      and (e.step in elapsed or "time/elapsed_s" not in scalars)), key=lambda e: e.step)
         if not pts:
             continue
         seconds = [elapsed[e.step] if elapsed else e.wall_time - first for e in pts]

@@ -612,6 +612,19 @@ __all__ = ["StateView", "new_state", "start_round", "deal_round", "reset_match",
            "PHASE_OVER", "S_SIZE", "side_of", "set_match_scores", "set_predictions"]
 
 
+def exchange_cards(st: np.ndarray, p: int, card_p: int, q: int, card_q: int) -> None:
+    """Player ``p`` gives ``card_p`` to player ``q`` for ``card_q`` (both still held; the dealt
+    hands follow): a position that differs only in hidden cards, for information-set tests.
+    ValueError when a card is not held by its player."""
+    for who, card in ((p, card_p), (q, card_q)):
+        if not (int(st[S_HANDS + who]) >> card) & 1:
+            raise ValueError(f"player {who} does not hold card {card}")
+    bp, bq = 1 << card_p, 1 << card_q
+    for off in (S_HANDS, S_DEALT):
+        st[off + p] = (int(st[off + p]) & ~bp) | bq
+        st[off + q] = (int(st[off + q]) & ~bq) | bp
+
+
 def set_public_scores(st: np.ndarray, weis_cards: list[int], weis_team: int, weis_points: int,
                       stoeck_player: int, match_scores: list[int] | None, rp: np.ndarray) -> None:
     """Schieber: write the public scoring of a seat's view into a state built by

@@ -234,10 +234,7 @@ def test_observation_ignores_hidden_cards():
     st2 = r.state.copy()
     # swap unplayed, non-public cards: player 0's SA <-> player 3's SQ, player 0's CA <-> player 2's C10
     for (p, a), (q, b) in [((0, "SA"), (3, "SQ")), ((0, "CA"), (2, "C10"))]:
-        ba, bb = 1 << card_id(a), 1 << card_id(b)
-        for off in (core.S_HANDS, core.S_DEALT):
-            st2[off + p] = (st2[off + p] & ~ba) | bb
-            st2[off + q] = (st2[off + q] & ~bb) | ba
+        core.exchange_cards(st2, p, card_id(a), q, card_id(b))
     e1, e2 = raw_env(), raw_env()
     e1.set_state(r.state)
     e2.set_state(st2)

@@ -65,7 +65,8 @@ def test_the_random_agent_is_the_batched_random_bot_on_one_row():
     obs, mask, _ = env.reset(seed=5)
     agent = RandomAgent(seed=3, rules=rules)
     rng = np.random.default_rng(3)
-    assert agent.act({"observation": obs[0], "action_mask": mask[0]}) == random_actions(obs, mask, rules, rng)[0]
+    batch = random_actions(obs, mask, rules, rng)
+    assert agent.act({"observation": obs[0], "action_mask": mask[0]}) == batch[0]
 
 
 def test_an_unknown_batch_bot_and_a_missing_generator_are_named():
