@@ -142,13 +142,14 @@ def strength_figure(run_dir: str | Path, title: str | None = None):
     ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xlabel("training time (minutes, warm start included)")
     stat = curves[0].stat
-    ax.set_ylabel(f"{stat.text} ({'duplicate deals' if stat.higher_is_better else 'seat rotation'})")
+    ax.set_ylabel(stat.axis + ("" if stat.higher_is_better else "\n(seat rotation; lower is better)"))
     ax.set_title(title or f"{Path(run_dir).name}: strength during training")
     ax.grid(alpha=0.3)
     handles, labels = ax.get_legend_handles_labels()
     band = Patch(color="grey", alpha=0.3, label="shaded: 95% interval")
     end_note = "end labels: final evaluation" if final is not None else "end labels: last periodic evaluation"
-    ax.legend(handles + [band], labels + [f"{band.get_label()}; {end_note}"], loc="lower right", fontsize=7)
+    ax.legend(handles + [band], labels + [f"{band.get_label()}; {end_note}"],
+              loc="lower right" if stat.higher_is_better else "upper right", fontsize=7)
     fig.tight_layout()
     return fig
 

@@ -19,12 +19,15 @@ class Statistic:
     """The headline figure of an evaluation in one kind of game."""
 
     key: str                 #: its key in an evaluation's result dict
-    text: str                #: what it is, for tables and plots
+    text: str                #: what it is, for tables
+    axis: str                #: what it is, short, for a plot's axis
     higher_is_better: bool
 
 
-POINTS_PER_HAND = Statistic("points_per_hand", "points per hand (policy team - bot team)", True)
-PENALTY_DIFF = Statistic("penalty_diff", "penalty per round, policy - bots (negative: policy better)", False)
+POINTS_PER_HAND = Statistic("points_per_hand", "points per hand (policy team - bot team)",
+                            "points per hand (duplicate deals)", True)
+PENALTY_DIFF = Statistic("penalty_diff", "penalty per round, policy - bots (negative: policy better)",
+                         "penalty per round, policy - bots", False)
 STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF)
 
 

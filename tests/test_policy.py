@@ -216,10 +216,12 @@ def test_a_differenzler_policy_plays_differenzler_and_is_refused_in_schieber(tmp
 
 
 def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weights_of_its_layout() -> None:
-    from agents.policy import default_checkpoint
+    from agents.policy import SHIPPED_CHECKPOINTS, default_checkpoint
 
     tf = PolicyAgent(rules="differenzler3").trained_for     # no policy shipped for three players
     assert default_checkpoint("differenzler3") is None and tf["game"] == "differenzler3"
-    shipped = default_checkpoint("differenzler")
-    if shipped is not None:
-        assert PolicyAgent(rules="differenzler").checkpoint == str(shipped)
+    shipped = SHIPPED_CHECKPOINTS["differenzler"]
+    assert shipped.exists() and default_checkpoint("differenzler") == shipped
+    agent = make_agent("policy", "differenzler")
+    assert agent.checkpoint == str(shipped) and agent.trained_for["rules"] == "differenzler"
+    assert make_agent("policy", "schieber").checkpoint == str(DEFAULT_CHECKPOINT)
