@@ -45,6 +45,20 @@ class Agent:
         return f"{type(self).__name__}({self.name!r})"
 
 
+class AgentActionError(RuntimeError):
+    """An agent chose an action that is not legal (a bug in that agent, not in the caller)."""
+
+
+def checked_action(action: int, legal: np.ndarray | int, who: str) -> int:
+    """``action`` when it is legal; else the one AgentActionError naming who chose what and the
+    legal actions. ``legal``: a 0/1 or bool action mask, or a bitboard (bit a = action a)."""
+    ids = (np.flatnonzero(np.asarray(legal)).tolist() if isinstance(legal, np.ndarray)
+           else [a for a in range(int(legal).bit_length()) if int(legal) >> a & 1])
+    if action not in ids:
+        raise AgentActionError(f"{who} chose action {action}, which is not legal here (legal: {ids})")
+    return int(action)
+
+
 def legal_actions(obs: Observation) -> np.ndarray:
     """The legal action ids of an observation dict, ascending."""
     return np.flatnonzero(np.asarray(obs["action_mask"]))

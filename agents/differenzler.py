@@ -74,7 +74,7 @@ from jass_env.kernel import (
 from jass_env.rules import Rules, make_rules
 from jass_env.spec import LAST_TRICK_BONUS, MAX_PLAYERS, ROUND_POINTS
 
-from .base import Agent
+from .base import Agent, checked_action
 from .differenzler_view import (
     DV_DEALER,
     DV_HAND,
@@ -99,7 +99,7 @@ from .differenzler_view import (
     decode_view,
     prediction_action,
 )
-from .heuristic import check_action, possible_cards
+from .heuristic import possible_cards
 from .worlds import deal_unseen
 
 STATE_SIZE = state_size()   # length of an engine state array
@@ -408,7 +408,7 @@ class DifferenzlerHeuristic(Agent):
         legal = int(v[DV_LEGAL])
         if legal == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
-        return check_action(int(view_action(v, self.rp)), legal)
+        return checked_action(int(view_action(v, self.rp)), legal, self.name)
 
 
 def differenzler_rules(rules: str | Rules | None) -> Rules:
@@ -581,7 +581,7 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
         sums = np.zeros(36, dtype=np.int64)
         self._search(lambda k: pimc_penalties(v, self.rp, k, rng, sums))
         best = min((c for c in range(36) if legal >> c & 1), key=lambda c: sums[c])
-        return check_action(best, legal)
+        return checked_action(best, legal, self.name)
 
 
 __all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "estimate_points", "choose_card", "view_card",

@@ -48,7 +48,7 @@ from jass_env.kernel import (
 )
 from jass_env.rules import RP_VALUES, Rules, make_rules
 
-from .base import Agent
+from .base import Agent, checked_action
 from .view import (
     V_CONTRACT,
     V_DECLARER,
@@ -411,14 +411,6 @@ def heuristic_actions(obs: np.ndarray, mask: np.ndarray, rp: np.ndarray) -> np.n
     return out
 
 
-def check_action(action: int, legal: int) -> int:
-    """Return ``action`` if legal; otherwise raise a RuntimeError naming it and the legal ones."""
-    if action < 0 or not (legal >> action) & 1:
-        raise RuntimeError(f"bot chose action {action}, which is not legal; legal actions: "
-                           f"{[a for a in range(43) if legal >> a & 1]}")
-    return int(action)
-
-
 class HeuristicAgent(Agent):
     """Graf trump choice + rule-based card play (docs/bots.md). Deterministic; ``seed`` is unused."""
 
@@ -433,7 +425,7 @@ class HeuristicAgent(Agent):
         v = decode(obs)
         if v[V_LEGAL] == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
-        return check_action(int(heuristic_action(v, self.rp)), int(v[V_LEGAL]))
+        return checked_action(int(heuristic_action(v, self.rp)), int(v[V_LEGAL]), self.name)
 
 
 __all__ = ["HeuristicAgent", "graf_scores", "choose_contract", "heuristic_card", "heuristic_action",

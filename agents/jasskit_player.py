@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from jass_env.jasskit_map import (
     JASSKIT_RULES,
     JasskitFormatError,
@@ -20,11 +18,8 @@ from jass_env.jasskit_map import (
 from jass_env.rules import Rules, make_rules
 from jass_env.seat_view import SeatPosition
 
+from .base import AgentActionError, checked_action
 from .registry import make_agent
-
-
-class AgentActionError(RuntimeError):
-    """An agent answered an action that is not legal in the position it was given."""
 
 
 class JasskitPlayer:
@@ -69,14 +64,6 @@ class JasskitPlayer:
                 raise JasskitFormatError("trump is already chosen in this observation: it asks for a card")
             if not trump and not chosen:
                 raise JasskitFormatError("no trump is chosen yet in this observation: it asks for a trump")
-
-
-def checked_action(action: int, mask: np.ndarray, who: str) -> int:
-    """``action`` when the mask allows it; else AgentActionError naming who chose what."""
-    if not 0 <= action < len(mask) or not mask[action]:
-        raise AgentActionError(f"{who} chose action {action}, which is not legal here (legal: "
-                               f"{np.flatnonzero(mask).tolist()})")
-    return action
 
 
 __all__ = ["JasskitPlayer", "AgentActionError", "checked_action"]

@@ -37,8 +37,8 @@ from jass_env import core, kernel
 from jass_env.kernel import ALL_CARDS, PHASE_PLAY, legal_cards, popcount, possible_holding
 from jass_env.rules import Rules, make_rules
 
-from .base import Agent
-from .heuristic import check_action, heuristic_action, heuristic_card
+from .base import Agent, checked_action
+from .heuristic import heuristic_action, heuristic_card
 from .view import (
     V_CONTRACT,
     V_DECLARER,
@@ -204,7 +204,7 @@ class PIMCAgent(Agent):
         if legal == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
         if v[V_PHASE] != 2 or popcount(legal) == 1:
-            return check_action(int(heuristic_action(v, self.rp)), legal)
+            return checked_action(int(heuristic_action(v, self.rp)), legal, self.name)
         rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
         sums = np.zeros(36, dtype=np.int64)
         if self.time_limit is None:
@@ -219,7 +219,7 @@ class PIMCAgent(Agent):
                 if time.perf_counter() >= deadline:
                     break
             self.last_worlds = done
-        return check_action(int(best_card(v, sums)), legal)
+        return checked_action(int(best_card(v, sums)), legal, self.name)
 
 
 __all__ = ["PIMCAgent", "MAX_TRIES", "sample_world", "build_world_state", "rollout", "pimc_worlds"]

@@ -394,3 +394,15 @@ def test_a_world_built_from_the_true_hands_finishes_the_trick_as_the_engine_does
         world_winner = core.StateView(world, r.rp).trick_winner(t)
         live_winner = core.StateView(live, r.rp).trick_winner(t)
         assert (world_winner - live_winner) % 4 == (-me) % 4
+
+
+def test_an_illegal_bot_action_gets_the_one_message_naming_the_bot_and_the_legal_actions():
+    from agents.base import AgentActionError, checked_action
+
+    mask = np.zeros(43, dtype=np.int8)
+    mask[[3, 7]] = 1
+    assert checked_action(7, mask, "heuristic") == 7
+    for legal in (mask, (1 << 3) | (1 << 7)):        # a mask or a bitboard
+        with pytest.raises(AgentActionError, match=r"heuristic chose action 5, which is not legal here "
+                                                   r"\(legal: \[3, 7\]\)"):
+            checked_action(5, legal, "heuristic")
