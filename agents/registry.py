@@ -19,8 +19,9 @@ policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.Poli
            or random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 search     checkpoint (default agents/checkpoints/default.pt), agents.search.SearchAgent
-           worlds=10, candidates (all legal cards),          (Schieber only)
-           time_limit (seconds per decision), seed
+           worlds=30, candidates (all legal cards),          (Schieber only)
+           contract=policy|search, time_limit (seconds per
+           decision), seed
 =========  ================================================  =====================================
 
 ``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
@@ -119,7 +120,7 @@ AGENTS: dict[str, AgentType] = {
     # --- policy-guided search (issue 14): Schieber only
     "search": AgentType("agents.search", "SearchAgent",
                         {"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
-                         "time_limit": _opt_float, "seed": int}, True,
+                         "time_limit": _opt_float, "contract": str, "seed": int}, True,
                         "PIMC whose rollouts are played by a trained policy (Schieber; default "
                         "agents/checkpoints/default.pt)"),
 }

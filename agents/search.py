@@ -42,10 +42,12 @@ import numpy as np
 import torch
 from numba import njit
 
-from jass_env import kernel
+from jass_env import core, kernel
+from jass_env.cards import PUSH_ACTION
 from jass_env.core import apply_action
-from jass_env.kernel import ALL_CARDS, PHASE_PLAY, popcount
+from jass_env.kernel import PHASE_OVER
 from jass_env.observation import (
+    O_CONTRACT,
     O_MATCH,
     O_POINTS,
     O_SCORE,
@@ -61,14 +63,17 @@ from jass_env.spec import ROUND_POINTS
 from .base import Agent
 from .pimc import STATE_SIZE, build_world_state, sample_world
 from .policy import PolicyAgent
-from .view import V_CONTRACT, V_LEGAL, V_PHASE, decode
+from .view import V_CONTRACT, V_HAND, V_LEGAL, V_PHASE, decode
+from .worlds import next_rand
 
 #: worlds per batch when a time limit is set (the limit is checked between batches)
 TIMED_BATCH = 2
 #: default worlds per decision
-DEFAULT_WORLDS = 10
+DEFAULT_WORLDS = 30
 #: the game this bot plays
 GAME = "schieber"
+#: how the contract is chosen
+CONTRACT_MODES = ("policy", "search")
 #: the number of actions of a Schieber observation's action mask
 N_ACTIONS = 43
 
@@ -92,30 +97,81 @@ def build_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, cands: np.ndarray, 
 
 
 @njit(cache=True)
-def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
-                mask: np.ndarray) -> None:
+def build_contract_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, options: np.ndarray,
+                        rng: np.ndarray, states: np.ndarray) -> None:
+    """Like :func:`build_rows` for the contract choice: ``n_worlds`` deals of the 27 cards I do not
+    hold (9 to each other seat, uniformly), each started with :func:`jass_env.core.start_round`
+    (after forehand's push when ``v`` is the choice after a push) and then once per option of
+    ``options`` (contract actions or the push) applied: row ``w * len(options) + k``."""
+    hands = np.zeros(4, dtype=np.int64)
+    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    unseen = np.empty(27, dtype=np.int64)
+    k = 0
+    for c in range(36):
+        if not (v[V_HAND] >> c) & 1:
+            unseen[k] = c
+            k += 1
+    after_push = v[V_PHASE] == 1
+    dealer = 1 if after_push else 3                  # forehand: my partner (2) or me (0)
+    nc = options.shape[0]
+    for w in range(n_worlds):
+        for i in range(26, 0, -1):
+            j = next_rand(rng, i + 1)
+            unseen[i], unseen[j] = unseen[j], unseen[i]
+        hands[0] = v[V_HAND]
+        for r in range(1, 4):
+            hands[r] = 0
+            for i in range(9 * (r - 1), 9 * r):
+                hands[r] |= np.int64(1) << unseen[i]
+        world[:] = 0
+        core.start_round(world, hands, dealer, rp)
+        if after_push:
+            apply_action(world, PUSH_ACTION, rp)
+        for k in range(nc):
+            row = states[w * nc + k]
+            row[:] = world
+            apply_action(row, options[k], rp)
+
+
+@njit(cache=True)
+def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_world: bool,
+                obs: np.ndarray, mask: np.ndarray) -> None:
     """Observation (float32[B, OBS_DIM]) and action mask (int8[B, 43]) of the player to move in
-    each world state of ``states`` (int64[B, STATE_SIZE]), with the public features the world state
-    lacks taken from ``root``, the searcher's real observation (the searcher is player 0):
-    Weis points, shown Stöck, match totals, and the Weis/Stöck part of the round score."""
-    mult = rp[RP_MULT + kernel.contract(states[0])] / ROUND_POINTS
+    each world state of ``states`` (int64[B, STATE_SIZE]); a finished row gets an all-zero mask.
+
+    The searcher is player 0 and ``root`` its real observation. The match totals come from
+    ``root``; in a ``card_play_world`` (built by :func:`agents.pimc.build_world_state`, which
+    leaves Weis and Stöck out) so do the Weis points, the shown Stöck and their part of the round
+    score, turned to the acting seat's view."""
+    root_contract = -1
+    for c in range(6):
+        if root[O_CONTRACT + c] > 0.5:
+            root_contract = c
     # the round score the real observation has beyond card points x multiplier, per world team
     extra = np.zeros(2, dtype=np.float32)
-    for t in range(2):
-        extra[t] = root[O_SCORE + t] - root[O_POINTS + t] * ROUND_POINTS * mult
+    if card_play_world and root_contract >= 0:
+        mult = rp[RP_MULT + root_contract] / ROUND_POINTS
+        for t in range(2):
+            extra[t] = root[O_SCORE + t] - root[O_POINTS + t] * ROUND_POINTS * mult
     for i in range(states.shape[0]):
         st = states[i]
+        if kernel.phase(st) == PHASE_OVER:
+            mask[i, :] = 0
+            continue
         p = kernel.to_move(st)
         o = obs[i]
         encode_observation(st, p, rp, o)
         encode_action_mask(st, rp, mask[i])
         own = p % 2
         for k in range(2):
+            o[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
+        o[O_MATCH + 2] = root[O_MATCH + 2]
+        if not card_play_world:
+            continue
+        for k in range(2):
             t = (own + k) % 2
             o[O_WEIS_POINTS + k] = root[O_WEIS_POINTS + t]
             o[O_SCORE + k] += extra[t]
-            o[O_MATCH + k] = root[O_MATCH + t]
-        o[O_MATCH + 2] = root[O_MATCH + 2]
         for r in range(4):
             if root[O_STOECK + r] > 0.5:
                 o[O_STOECK + (r - p) % 4] = 1.0
@@ -123,12 +179,14 @@ def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, obs: np.nd
 
 @njit(cache=True)
 def step_rows(states: np.ndarray, actions: np.ndarray, rp: np.ndarray) -> int:
-    """Apply ``actions[i]`` in ``states[i]`` for every row; return how many rows are still in
-    card play afterwards."""
+    """Apply ``actions[i]`` in every unfinished ``states[i]``; return how many rows are still
+    unfinished afterwards."""
     live = 0
     for i in range(states.shape[0]):
+        if kernel.phase(states[i]) == PHASE_OVER:
+            continue
         apply_action(states[i], actions[i], rp)
-        if kernel.phase(states[i]) == PHASE_PLAY:
+        if kernel.phase(states[i]) != PHASE_OVER:
             live += 1
     return live
 
@@ -157,13 +215,19 @@ class SearchAgent(Agent):
         candidates: search only the K legal cards the policy rates highest (None = every legal
             card); the others are never played unless fewer than K are legal.
         time_limit: seconds per decision (None = none); see the module doc.
+        contract: "policy" (the policy's greedy contract or push) or "search" (every legal
+            contract and the push valued by rollouts in ``worlds`` deals of the unseen cards).
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
     def __init__(self, rules: str | Rules | None = None, checkpoint: str | os.PathLike[str] | None = None,
                  worlds: int = DEFAULT_WORLDS, candidates: int | None = None,
-                 time_limit: float | None = None, seed: int | None = None) -> None:
+                 time_limit: float | None = None, contract: str = "policy",
+                 seed: int | None = None) -> None:
         super().__init__(seed)
+        if contract not in CONTRACT_MODES:
+            raise ValueError(f"contract must be one of {', '.join(CONTRACT_MODES)}, got {contract!r}")
+        self.contract = contract
         self.rules = make_rules(rules)
         if self.rules.game != GAME:
             raise ValueError(f"the search bot plays {GAME} only, not {self.rules.game}")
@@ -177,7 +241,8 @@ class SearchAgent(Agent):
         self.net = self.policy.net
         self.checkpoint = self.policy.checkpoint
         self.checkpoint_sha256 = self.policy.checkpoint_sha256
-        self.name = f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
+        self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
+                     + ("-contract" if contract == "search" else ""))
         self.last_worlds = 0   # worlds searched in the last searched decision
 
     def _greedy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -198,18 +263,22 @@ class SearchAgent(Agent):
         order = np.argsort(-prior[cards], kind="stable")[: self.candidates]
         return np.sort(cards[order])
 
-    def _rollouts(self, v: np.ndarray, root: np.ndarray, cands: np.ndarray, n_worlds: int,
-                  rng: np.ndarray) -> np.ndarray:
-        """Sum over ``n_worlds`` new worlds of each candidate's rollout result (float64[len(cands)])."""
-        nc = len(cands)
+    def _rollouts(self, v: np.ndarray, root: np.ndarray, options: np.ndarray, n_worlds: int,
+                  rng: np.ndarray, card_play: bool) -> np.ndarray:
+        """Sum over ``n_worlds`` new worlds of each option's rollout result (float64[len(options)]):
+        cards in card play, contract actions (or the push) in the contract choice."""
+        nc = len(options)
         b = n_worlds * nc
         states = np.zeros((b, STATE_SIZE), dtype=np.int64)
-        build_rows(v, self.rp, n_worlds, cands, rng, states)
+        if card_play:
+            build_rows(v, self.rp, n_worlds, options, rng, states)
+        else:
+            build_contract_rows(v, self.rp, n_worlds, options, rng, states)
         obs = np.zeros((b, OBS_DIM), dtype=np.float32)
         mask = np.zeros((b, N_ACTIONS), dtype=np.int8)
-        live = b if kernel.phase(states[0]) == PHASE_PLAY else 0   # all rows end together
+        live = int(sum(kernel.phase(st) != PHASE_OVER for st in states))
         while live:
-            encode_rows(states, self.rp, root, obs, mask)
+            encode_rows(states, self.rp, root, card_play, obs, mask)
             live = step_rows(states, self._greedy(obs, mask.astype(bool)), self.rp)
         results = np.zeros(b, dtype=np.int64)
         row_results(states, results)
@@ -220,28 +289,33 @@ class SearchAgent(Agent):
         legal = int(v[V_LEGAL])
         if legal == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
-        if v[V_PHASE] != 2 or popcount(legal & ALL_CARDS) <= 1 or v[V_CONTRACT] < 0:
+        card_play = v[V_PHASE] == 2 and v[V_CONTRACT] >= 0
+        if card_play:
+            options = self._candidates(obs, legal)
+        elif v[V_PHASE] in (0, 1) and self.contract == "search":
+            options = np.array([a for a in range(36, N_ACTIONS) if (legal >> a) & 1], dtype=np.int64)
+        else:
             return self.policy.act(obs)
-        cands = self._candidates(obs, legal)
-        if len(cands) == 1:
-            return int(cands[0])
+        if len(options) <= 1:
+            return self.policy.act(obs) if len(options) == 0 else int(options[0])
         root = np.asarray(obs["observation"], dtype=np.float32)
         rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
         if self.time_limit is None:
-            sums = self._rollouts(v, root, cands, self.worlds, rng)
+            sums = self._rollouts(v, root, options, self.worlds, rng, card_play)
             done = self.worlds
         else:
             deadline = time.perf_counter() + self.time_limit
-            sums = np.zeros(len(cands))
+            sums = np.zeros(len(options))
             done = 0
             while done < self.worlds:
                 n = min(TIMED_BATCH, self.worlds - done)
-                sums += self._rollouts(v, root, cands, n, rng)
+                sums += self._rollouts(v, root, options, n, rng, card_play)
                 done += n
                 if time.perf_counter() >= deadline:
                     break
         self.last_worlds = done
-        return int(cands[int(np.argmax(sums))])
+        return int(options[int(np.argmax(sums))])
 
 
-__all__ = ["SearchAgent", "build_rows", "encode_rows", "step_rows", "row_results", "TIMED_BATCH"]
+__all__ = ["SearchAgent", "build_rows", "build_contract_rows", "encode_rows", "step_rows", "row_results",
+           "TIMED_BATCH", "CONTRACT_MODES"]

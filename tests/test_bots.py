@@ -458,7 +458,7 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
         core.apply_action(world[0], a, r.rp)
         obs = np.zeros((1, OBS_DIM), dtype=np.float32)
         mask = np.zeros((1, 43), dtype=np.int8)
-        encode_rows(world, r.rp, o_me["observation"], obs, mask)
+        encode_rows(world, r.rp, o_me["observation"], True, obs, mask)
         real = obs_for(r)
         np.testing.assert_allclose(obs[0], real["observation"], atol=1e-6, err_msg=f"seed {seed}")
         assert np.array_equal(mask[0], real["action_mask"])
@@ -531,3 +531,25 @@ def test_search_spec_plays_schieber_only_and_checks_its_budget() -> None:
         make_agent("search:worlds=0", "schieber")
     with pytest.raises(ValueError, match="candidates"):
         _search(candidates=0)
+
+
+def test_search_contract_choice_depends_only_on_the_own_hand() -> None:
+    """contract=search: the forehand's choice is a legal contract action and the same whichever
+    way the other 27 cards are dealt (it sees only its hand), with exactly ``worlds`` worlds."""
+    r1 = Round("schieber", seed=3)
+    me = r1.to_move
+    others = [r1.dealt_hand(p) for p in range(4) if p != me]
+    hands = [list(h) for h in (r1.dealt_hand(p) for p in range(4))]
+    rotated = others[1:] + others[:1]
+    for p, h in zip([p for p in range(4) if p != me], rotated):
+        hands[p] = h
+    r2 = Round("schieber", hands=hands, dealer=r1.dealer)
+    bot = _search(worlds=4, contract="search", seed=5)
+    bot.reset(5)
+    a1 = bot.act(obs_for(r1))
+    assert bot.last_worlds == 4
+    bot.reset(5)
+    assert bot.act(obs_for(r2)) == a1
+    assert 36 <= a1 < 43 and obs_for(r1)["action_mask"][a1] == 1
+    with pytest.raises(ValueError, match="contract must be one of"):
+        _search(contract="graf")
