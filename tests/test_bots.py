@@ -266,18 +266,22 @@ def test_heuristic_card_respects_a_given_legal_mask() -> None:
 
 
 # ---------------------------------------------------------------------------------- PIMC
+def played_actions(bot, seed: int, deals: int) -> list[int]:
+    """Every action of ``bot`` in four seats over Schieber deals 0..deals-1, reset with seed + deal."""
+    out = []
+    for deal in range(deals):
+        bot.reset(seed + deal)
+        r = Round("schieber", seed=deal)
+        while not r.is_over:
+            a = bot.act(obs_for(r))
+            out.append(a)
+            r.step(a)
+    return out
+
+
 def test_pimc_is_deterministic_given_the_seed() -> None:
     def run(seed: int) -> list[int]:
-        bot = PIMCAgent("schieber", worlds=4, seed=0)
-        out = []
-        for deal in range(3):
-            bot.reset(seed + deal)
-            r = Round("schieber", seed=deal)
-            while not r.is_over:
-                a = bot.act(obs_for(r))
-                out.append(a)
-                r.step(a)
-        return out
+        return played_actions(PIMCAgent("schieber", worlds=4, seed=0), seed, 3)
 
     assert run(10) == run(10)
     # a time limit that is never reached gives the same choices
@@ -468,16 +472,7 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
 
 def test_search_is_deterministic_given_the_seed() -> None:
     def run(seed: int) -> list[int]:
-        bot = _search(worlds=3, seed=0)
-        out = []
-        for deal in range(2):
-            bot.reset(seed + deal)
-            r = Round("schieber", seed=deal)
-            while not r.is_over:
-                a = bot.act(obs_for(r))
-                out.append(a)
-                r.step(a)
-        return out
+        return played_actions(_search(worlds=3, seed=0), seed, 2)
 
     first = run(10)
     assert run(10) == first
