@@ -39,8 +39,14 @@ import time
 from collections.abc import Mapping
 
 import numpy as np
-import torch
 from numba import njit
+
+from .extras import missing_extra
+
+try:
+    import torch
+except ModuleNotFoundError as exc:  # torch comes with the "train" extra
+    raise missing_extra(exc, "agents.search (the policy-guided search bot)") from None
 
 from jass_env import core, kernel
 from jass_env.cards import PUSH_ACTION
