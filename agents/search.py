@@ -19,7 +19,11 @@ For a card decision with more than one legal card:
    worlds (the world's score: card points, last-trick 5 and Match bonus, multiplied; Weis and
    Stöck are fixed by the deal and left out, as in PIMC); ties go to the lower card id.
 
-Contract choice and single-legal-card decisions are the policy's greedy action (no search).
+Single-legal-card decisions are played without search. The contract is the policy's greedy
+choice (``contract="policy"``), or (``contract="search"``) every legal contract and the push is
+valued the same way in ``worlds`` uniform deals of the 27 cards the seat does not hold, each
+world started by :func:`jass_env.core.start_round` (so its Weis and Stöck are the world's own),
+the partner choosing by the policy after a push.
 
 Budget: ``worlds`` worlds per decision; with ``time_limit`` (seconds per decision) worlds are
 searched in batches of :data:`TIMED_BATCH` and no new batch starts once the limit is passed (at
@@ -262,6 +266,7 @@ class SearchAgent(Agent):
         return self.policy.action_probabilities(obs)
 
     def _candidates(self, obs: Mapping[str, np.ndarray], legal: int) -> np.ndarray:
+        """The legal cards to search (int64, ascending): all, or the ``candidates`` best by prior."""
         cards = np.array([c for c in range(36) if (legal >> c) & 1], dtype=np.int64)
         if self.candidates is None or len(cards) <= self.candidates:
             return cards
