@@ -18,6 +18,10 @@ pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAge
 policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
            or random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
+search     checkpoint (default agents/checkpoints/default.pt), agents.search.SearchAgent
+           worlds=30, candidates (all legal cards),          (Schieber only)
+           contract=policy|search, time_limit (seconds per
+           decision), seed
 =========  ================================================  =====================================
 
 ``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
@@ -113,6 +117,12 @@ AGENTS: dict[str, AgentType] = {
                       {"path": str, "greedy": _bool, "seed": int}, False,
                       "an exported ONNX policy (python -m agents.export), run with onnxruntime",
                       checks_rules=True),
+    # --- policy-guided search (issue 14): Schieber only
+    "search": AgentType("agents.search", "SearchAgent",
+                        {"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
+                         "time_limit": _opt_float, "contract": str, "seed": int}, True,
+                        "PIMC whose rollouts are played by a trained policy (Schieber; default "
+                        "agents/checkpoints/default.pt)"),
 }
 
 
@@ -210,7 +220,7 @@ def agent_description(agent: Any) -> dict[str, Any]:
     """JSON-ready description of an agent for reports: spec, name, class, checkpoint and hash."""
     out = {"spec": getattr(agent, "spec", None), "name": getattr(agent, "name", type(agent).__name__),
            "class": f"{type(agent).__module__}.{type(agent).__qualname__}"}
-    for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "time_limit"):
+    for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "candidates", "time_limit"):
         v = getattr(agent, key, None)
         if isinstance(v, (str, int, float, bool)):
             out[key] = v

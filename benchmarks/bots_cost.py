@@ -1,6 +1,7 @@
-"""Cost of the baseline bots on one core: heuristic ms per hand, PIMC-10/30 ms per decision.
+"""Cost of the bots on one core: heuristic ms per hand, PIMC-10/30 and search ms per decision.
 
-    python benchmarks/bots_cost.py [--rounds 200] [--pimc-rounds 20] [--rules schieber]
+    python benchmarks/bots_cost.py [--rounds 200] [--pimc-rounds 20] [--search-rounds 5]
+                                   [--search-worlds 10 30] [--rules schieber]
 
 Rounds are dealt from fixed seeds and played by four copies of the bot; only the bots' ``act``
 calls are timed (observation encoding by the driver is excluded).
@@ -8,10 +9,14 @@ calls are timed (observation encoding by the driver is excluded).
 * heuristic: total ``act`` time of one seat over a whole round (contract choice + 9 cards).
 * PIMC: mean ``act`` time over the card decisions that run a search (more than one legal card);
   decisions with one legal card or the contract choice are answered without search.
+* search (``agents.search``, the shipped policy's rollouts; Schieber only): the same mean over
+  searched card decisions, and the slowest one (the first tricks, with the most cards to play
+  out), for each ``--search-worlds`` size; torch uses one thread.
 
 Prints a table, then, as the last line, a JSON object with ``heuristic_ms_per_hand``,
-``pimc10_ms_per_decision`` and ``pimc30_ms_per_decision``. Compile time is excluded (one warm-up
-round per bot).
+``pimc10_ms_per_decision``, ``pimc30_ms_per_decision`` and, per search size W,
+``searchW_ms_per_decision`` and ``searchW_max_ms_per_decision``. Compile time is excluded (one
+warm-up round per bot).
 """
 
 from __future__ import annotations
@@ -35,10 +40,14 @@ from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.pimc import PIMCAgent  # noqa: E402
 from jass_env import Round  # noqa: E402
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation  # noqa: E402
+from jass_env.rules import make_rules  # noqa: E402
 
 
-def time_rounds(agent, rules: str, rounds: int, seed0: int) -> tuple[float, float, int, int]:
-    """Play ``rounds`` rounds with 4 seats of ``agent``; return (total s, searched s, decisions, searched)."""
+def time_rounds(agent, rules: str, rounds: int, seed0: int,
+                searched_times: list[float] | None = None) -> tuple[float, float, int, int]:
+    """Play ``rounds`` rounds with 4 seats of ``agent``; return (total s, searched s, decisions, searched).
+
+    ``searched_times`` (if given) receives the seconds of every searched decision."""
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(43, dtype=np.int8)
     total = searched_t = 0.0
@@ -58,6 +67,8 @@ def time_rounds(agent, rules: str, rounds: int, seed0: int) -> tuple[float, floa
             if search:
                 searched_t += dt
                 n_search += 1
+                if searched_times is not None:
+                    searched_times.append(dt)
             r.step(a)
     return total, searched_t, n_dec, n_search
 
@@ -66,6 +77,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=200, help="rounds for the heuristic")
     ap.add_argument("--pimc-rounds", type=int, default=20, help="rounds for each PIMC size")
+    ap.add_argument("--search-rounds", type=int, default=5, help="rounds for each search size "
+                    "(Schieber rules only; 0 skips the search bot)")
+    ap.add_argument("--search-worlds", type=int, nargs="+", default=[10, 30], help="search sizes (worlds)")
     ap.add_argument("--rules", default="schieber", help="rules preset")
     args = ap.parse_args(argv)
     rows = []
@@ -83,6 +97,20 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         rows.append((f"pimc{worlds}", f"{per_dec:.3f} ms/searched decision",
                      f"{1000 * tot / n_dec:.3f} ms/decision (all)"))
         result[f"pimc{worlds}_ms_per_decision"] = round(per_dec, 4)
+    if args.search_rounds > 0 and make_rules(args.rules).game == "schieber":
+        from agents.search import SearchAgent
+
+        for worlds in args.search_worlds:
+            bot = SearchAgent(args.rules, worlds=worlds, seed=0)
+            time_rounds(bot, args.rules, 1, 999)
+            times: list[float] = []
+            tot, st, n_dec, n_s = time_rounds(bot, args.rules, args.search_rounds, 0, times)
+            per_dec = 1000 * st / max(n_s, 1)
+            slowest = 1000 * max(times, default=0.0)
+            rows.append((f"search{worlds}", f"{per_dec:.3f} ms/searched decision",
+                         f"{1000 * tot / n_dec:.3f} ms/decision (all), slowest {slowest:.1f} ms"))
+            result[f"search{worlds}_ms_per_decision"] = round(per_dec, 4)
+            result[f"search{worlds}_max_ms_per_decision"] = round(slowest, 4)
     print(f"rules={args.rules}  one core (thread env vars = 1)")
     print(f"{'bot':<10} {'per decision':<32} {'per hand / all'}")
     for name, a, b in rows:

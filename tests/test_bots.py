@@ -266,18 +266,22 @@ def test_heuristic_card_respects_a_given_legal_mask() -> None:
 
 
 # ---------------------------------------------------------------------------------- PIMC
+def played_actions(bot, seed: int, deals: int) -> list[int]:
+    """Every action of ``bot`` in four seats over Schieber deals 0..deals-1, reset with seed + deal."""
+    out = []
+    for deal in range(deals):
+        bot.reset(seed + deal)
+        r = Round("schieber", seed=deal)
+        while not r.is_over:
+            a = bot.act(obs_for(r))
+            out.append(a)
+            r.step(a)
+    return out
+
+
 def test_pimc_is_deterministic_given_the_seed() -> None:
     def run(seed: int) -> list[int]:
-        bot = PIMCAgent("schieber", worlds=4, seed=0)
-        out = []
-        for deal in range(3):
-            bot.reset(seed + deal)
-            r = Round("schieber", seed=deal)
-            while not r.is_over:
-                a = bot.act(obs_for(r))
-                out.append(a)
-                r.step(a)
-        return out
+        return played_actions(PIMCAgent("schieber", worlds=4, seed=0), seed, 3)
 
     assert run(10) == run(10)
     # a time limit that is never reached gives the same choices
@@ -406,3 +410,153 @@ def test_an_illegal_bot_action_gets_the_one_message_naming_the_bot_and_the_legal
         with pytest.raises(AgentActionError, match=r"heuristic chose action 5, which is not legal here "
                                                    r"\(legal: \[3, 7\]\)"):
             checked_action(5, legal, "heuristic")
+
+
+# ---------------------------------------------------------------------------------- policy search
+def _search(worlds: int = 3, **kw):
+    from agents.search import SearchAgent
+
+    return SearchAgent("schieber", worlds=worlds, **kw)
+
+
+def _first_search_position(seed: int) -> Round:
+    """A Schieber round at the first card decision with more than one legal card."""
+    r = Round("schieber", seed=seed)
+    while r.phase != "play" or len(r.legal_actions()) < 2:
+        r.step(HeuristicAgent("schieber").act(obs_for(r)))
+    return r
+
+
+def test_search_choices_do_not_depend_on_hidden_cards() -> None:
+    """Two rounds that differ only in which other player holds which unplayed card look the same
+    to the seat to move, so the search bot (same seed) must choose the same card in both."""
+    bot = _search(worlds=3, seed=0)
+    checked = 0
+    for seed, n_actions in ((1, 6), (2, 11), (3, 17), (4, 24), (5, 30)):
+        for r1, r2 in _swapped_positions("schieber", seed, n_actions, limit=2):
+            bot.reset(seed)
+            a1 = bot.act(obs_for(r1))
+            bot.reset(seed)
+            a2 = bot.act(obs_for(r2))
+            assert a1 == a2, (seed, n_actions)
+            checked += 1
+    assert checked >= 5
+
+
+def test_search_rollout_observations_are_the_seats_real_observations() -> None:
+    """From trick 2 on (when the Weis are public), a world built from the true hidden hands, after
+    the card actually played, must give the next player exactly the observation the real game
+    gives it (Weis points, Stöck and the round score included, which the world state itself leaves
+    out)."""
+    from agents.pimc import STATE_SIZE, build_world_state
+    from agents.search import encode_rows
+
+    with_weis = 0
+    for seed in range(30):
+        r = Round("schieber", seed=seed)
+        bot = HeuristicAgent("schieber")
+        while r.phase != "play" or r.trick_number < 1:  # past trick 1: the Weis are public
+            r.step(bot.act(obs_for(r)))
+        for _ in range(seed % 8):
+            r.step(bot.act(obs_for(r)))
+        me = r.to_move
+        o_me = obs_for(r)
+        v = decode(o_me)
+        held = core.StateView(r.state, r.rp).hands
+        hands = np.array([held[(me + k) % 4] for k in range(4)], dtype=np.int64)
+        world = np.zeros((1, STATE_SIZE), dtype=np.int64)
+        build_world_state(v, hands, r.rp, world[0])
+        a = bot.act(o_me)
+        stoeck_before = core.StateView(r.state, r.rp).stoeck_shown
+        r.step(a)
+        if core.StateView(r.state, r.rp).stoeck_shown != stoeck_before:
+            continue                                     # Stöck shown by this very card
+        core.apply_action(world[0], a, r.rp)
+        obs = np.zeros((1, OBS_DIM), dtype=np.float32)
+        mask = np.zeros((1, 43), dtype=np.int8)
+        encode_rows(world, r.rp, o_me["observation"], True, obs, mask)
+        real = obs_for(r)
+        np.testing.assert_allclose(obs[0], real["observation"], atol=1e-6, err_msg=f"seed {seed}")
+        assert np.array_equal(mask[0], real["action_mask"])
+        with_weis += int(real["observation"][517:519].any())
+    assert with_weis >= 3
+
+
+def test_search_is_deterministic_given_the_seed() -> None:
+    def run(seed: int) -> list[int]:
+        return played_actions(_search(worlds=3, seed=0), seed, 2)
+
+    first = run(10)
+    assert run(10) == first
+    assert all(0 <= a < 43 for a in first)
+
+
+def test_search_respects_its_world_and_time_budget() -> None:
+    import time
+
+    from agents.search import TIMED_BATCH
+
+    o = obs_for(_first_search_position(4))
+    bot = _search(worlds=5, seed=1)
+    bot.act(o)
+    assert bot.last_worlds == 5                                   # the world budget, exactly
+    timed = _search(worlds=5, time_limit=60, seed=1)
+    timed.act(o)
+    assert timed.last_worlds == 5                                 # a limit never reached
+    tiny = _search(worlds=50, time_limit=1e-9, seed=1)
+    tiny.act(o)
+    assert tiny.last_worlds == TIMED_BATCH                        # one batch, then stop
+    limit = 0.3
+    capped = _search(worlds=100_000, time_limit=limit, seed=1)
+    t = time.perf_counter()
+    capped.act(o)
+    elapsed = time.perf_counter() - t
+    assert TIMED_BATCH <= capped.last_worlds < 100_000
+    assert elapsed < limit + 2.0                                  # stops about at the limit
+
+
+def test_search_contract_and_single_cards_are_the_policys_choice() -> None:
+    from agents.policy import PolicyAgent
+
+    bot = _search(worlds=3, seed=0)
+    r = Round("schieber", seed=5)
+    assert bot.act(obs_for(r)) == PolicyAgent(rules="schieber").act(obs_for(r))
+    r = position("H", ["D6"], ["D7", "D8", "D9"], leader=1)
+    bot.last_worlds = -1
+    assert bot.act(obs_for(r)) == card_id("D6")
+    assert bot.last_worlds == -1                                  # no search was run
+
+
+def test_search_spec_plays_schieber_only_and_checks_its_budget() -> None:
+    from agents.registry import AgentSpecError, make_agent
+
+    bot = make_agent("search:worlds=4,candidates=3,seed=2", "schieber")
+    assert (bot.worlds, bot.candidates) == (4, 3)
+    with pytest.raises(AgentSpecError, match="schieber only"):
+        make_agent("search", "differenzler")
+    with pytest.raises(AgentSpecError, match="worlds"):
+        make_agent("search:worlds=0", "schieber")
+    with pytest.raises(ValueError, match="candidates"):
+        _search(candidates=0)
+
+
+def test_search_contract_choice_depends_only_on_the_own_hand() -> None:
+    """contract=search: the forehand's choice is a legal contract action and the same whichever
+    way the other 27 cards are dealt (it sees only its hand), with exactly ``worlds`` worlds."""
+    r1 = Round("schieber", seed=3)
+    me = r1.to_move
+    others = [r1.dealt_hand(p) for p in range(4) if p != me]
+    hands = [list(h) for h in (r1.dealt_hand(p) for p in range(4))]
+    rotated = others[1:] + others[:1]
+    for p, h in zip([p for p in range(4) if p != me], rotated):
+        hands[p] = h
+    r2 = Round("schieber", hands=hands, dealer=r1.dealer)
+    bot = _search(worlds=4, contract="search", seed=5)
+    bot.reset(5)
+    a1 = bot.act(obs_for(r1))
+    assert bot.last_worlds == 4
+    bot.reset(5)
+    assert bot.act(obs_for(r2)) == a1
+    assert 36 <= a1 < 43 and obs_for(r1)["action_mask"][a1] == 1
+    with pytest.raises(ValueError, match="contract must be one of"):
+        _search(contract="graf")

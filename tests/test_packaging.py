@@ -119,3 +119,16 @@ def test_pyproject_core_dependencies_and_extras():
     assert any(r.startswith("jass-env[") and "train" in r for r in extras["dev"])
     assert {"jass-kit", "pettingzoo", "open-spiel"} <= _requirement_names(extras["bench"])
     assert "pettingzoo[classic]" in " ".join(extras["bench"])
+
+
+def test_asking_for_the_search_bot_without_torch_is_a_clear_agent_error():
+    proc = run_without_train_extra("""
+        from agents.registry import AgentSpecError, make_agent
+        try:
+            make_agent("search", "schieber")
+        except AgentSpecError as exc:
+            print("error:", exc)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "agent 'search' is not available" in proc.stdout
+    assert "'train' extra" in proc.stdout

@@ -1,0 +1,332 @@
+"""Policy-guided determinized search (PIMC with network rollouts) for Schieber: ``search:``.
+
+For a card decision with more than one legal card:
+
+1. **Candidates**: the legal cards, or (``candidates=K``) the K with the highest prior
+   probability under the policy network (the masked softmax of the root observation).
+2. **Worlds**: ``worlds`` deals of the unseen cards consistent with what the seat knows, sampled
+   exactly as the PIMC bot samples them (:func:`agents.pimc.sample_world`: hand sizes, shown voids,
+   public Weis cards) and built with :func:`agents.pimc.build_world_state` (the searcher is
+   player 0 of every world).
+3. **Rollouts**: in every world, each candidate is played and the round is finished by the greedy
+   policy network for all four seats, each seat acting on the observation of its own seat in that
+   world (:func:`jass_env.observation.encode_observation`, so no rollout player sees another's
+   hand). All worlds x candidates advance together: one batched forward pass per card still to
+   play (rows = worlds x candidates). The public features the world state leaves out (Weis
+   points, the shown Stöck, the match totals, and their share of the round score) are copied from
+   the real observation into every rollout observation, turned to the acting seat's view.
+4. **Pick** the candidate with the best mean of (own team − opponents) final round score over the
+   worlds (the world's score: card points, last-trick 5 and Match bonus, multiplied; Weis and
+   Stöck are fixed by the deal and left out, as in PIMC); ties go to the lower card id.
+
+Single-legal-card decisions are played without search. The contract is the policy's greedy
+choice (``contract="policy"``), or (``contract="search"``) every legal contract and the push is
+valued the same way in ``worlds`` uniform deals of the 27 cards the seat does not hold, each
+world started by :func:`jass_env.core.start_round` (so its Weis and Stöck are the world's own),
+the partner choosing by the policy after a push.
+
+Budget: ``worlds`` worlds per decision; with ``time_limit`` (seconds per decision) worlds are
+searched in batches of :data:`TIMED_BATCH` and no new batch starts once the limit is passed (at
+least one batch always runs; ``last_worlds`` says how many were searched). Deterministic for a
+seed: each decision draws one 32-bit seed from ``self.rng`` for the compiled world sampler, and the
+rollouts are greedy.
+
+The shipped checkpoint ``agents/checkpoints/default.pt`` was trained with a centralized critic
+(``central_critic: true``): its own value head is still at its initialisation (the seed-1 weights,
+bias 0), so leaf values come from rollouts to the end of the round, not from the value head.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+
+import numpy as np
+from numba import njit
+
+from .extras import missing_extra
+
+try:
+    import torch
+except ModuleNotFoundError as exc:  # torch comes with the "train" extra
+    raise missing_extra(exc, "agents.search (the policy-guided search bot)") from None
+
+from jass_env import core, kernel
+from jass_env.cards import PUSH_ACTION
+from jass_env.core import apply_action
+from jass_env.kernel import PHASE_OVER
+from jass_env.observation import (
+    O_CONTRACT,
+    O_MATCH,
+    O_POINTS,
+    O_SCORE,
+    O_STOECK,
+    O_WEIS_POINTS,
+    OBS_DIM,
+    encode_action_mask,
+    encode_observation,
+)
+from jass_env.rules import RP_MULT, Rules, make_rules
+from jass_env.spec import ROUND_POINTS
+
+from .base import Agent
+from .pimc import STATE_SIZE, build_world_state, sample_world
+from .policy import PolicyAgent
+from .view import V_CONTRACT, V_HAND, V_LEGAL, V_PHASE, decode
+from .worlds import next_rand
+
+#: worlds per batch when a time limit is set (the limit is checked between batches)
+TIMED_BATCH = 2
+#: default worlds per decision
+DEFAULT_WORLDS = 30
+#: the game this bot plays
+GAME = "schieber"
+#: how the contract is chosen
+CONTRACT_MODES = ("policy", "search")
+#: the number of actions of a Schieber observation's action mask
+N_ACTIONS = 43
+
+
+@njit(cache=True)
+def build_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, cands: np.ndarray, rng: np.ndarray,
+               states: np.ndarray) -> None:
+    """Fill ``states`` (int64[n_worlds * len(cands), STATE_SIZE]) with ``n_worlds`` sampled worlds
+    of the seat view ``v``, each once per candidate card with that card already played: row
+    ``w * len(cands) + k`` is world ``w`` after candidate ``cands[k]``."""
+    hands = np.zeros(4, dtype=np.int64)
+    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    nc = cands.shape[0]
+    for w in range(n_worlds):
+        sample_world(v, rp, rng, hands)
+        build_world_state(v, hands, rp, world)
+        for k in range(nc):
+            row = states[w * nc + k]
+            row[:] = world
+            apply_action(row, cands[k], rp)
+
+
+@njit(cache=True)
+def build_contract_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, options: np.ndarray,
+                        rng: np.ndarray, states: np.ndarray) -> None:
+    """Like :func:`build_rows` for the contract choice: ``n_worlds`` deals of the 27 cards I do not
+    hold (9 to each other seat, uniformly), each started with :func:`jass_env.core.start_round`
+    (after forehand's push when ``v`` is the choice after a push) and then once per option of
+    ``options`` (contract actions or the push) applied: row ``w * len(options) + k``."""
+    hands = np.zeros(4, dtype=np.int64)
+    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    unseen = np.empty(27, dtype=np.int64)
+    k = 0
+    for c in range(36):
+        if not (v[V_HAND] >> c) & 1:
+            unseen[k] = c
+            k += 1
+    after_push = v[V_PHASE] == 1
+    dealer = 1 if after_push else 3                  # forehand: my partner (2) or me (0)
+    nc = options.shape[0]
+    for w in range(n_worlds):
+        for i in range(26, 0, -1):
+            j = next_rand(rng, i + 1)
+            unseen[i], unseen[j] = unseen[j], unseen[i]
+        hands[0] = v[V_HAND]
+        for r in range(1, 4):
+            hands[r] = 0
+            for i in range(9 * (r - 1), 9 * r):
+                hands[r] |= np.int64(1) << unseen[i]
+        world[:] = 0
+        core.start_round(world, hands, dealer, rp)
+        if after_push:
+            apply_action(world, PUSH_ACTION, rp)
+        for k in range(nc):
+            row = states[w * nc + k]
+            row[:] = world
+            apply_action(row, options[k], rp)
+
+
+@njit(cache=True)
+def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_world: bool,
+                obs: np.ndarray, mask: np.ndarray) -> None:
+    """Observation (float32[B, OBS_DIM]) and action mask (int8[B, 43]) of the player to move in
+    each world state of ``states`` (int64[B, STATE_SIZE]); a finished row gets an all-zero mask.
+
+    The searcher is player 0 and ``root`` its real observation. The match totals come from
+    ``root``; in a ``card_play_world`` (built by :func:`agents.pimc.build_world_state`, which
+    leaves Weis and Stöck out) so do the Weis points, the shown Stöck and their part of the round
+    score, turned to the acting seat's view."""
+    root_contract = -1
+    for c in range(6):
+        if root[O_CONTRACT + c] > 0.5:
+            root_contract = c
+    # the round score the real observation has beyond card points x multiplier, per world team
+    extra = np.zeros(2, dtype=np.float32)
+    if card_play_world and root_contract >= 0:
+        mult = rp[RP_MULT + root_contract] / ROUND_POINTS
+        for t in range(2):
+            extra[t] = root[O_SCORE + t] - root[O_POINTS + t] * ROUND_POINTS * mult
+    for i in range(states.shape[0]):
+        st = states[i]
+        if kernel.phase(st) == PHASE_OVER:
+            mask[i, :] = 0
+            continue
+        p = kernel.to_move(st)
+        o = obs[i]
+        encode_observation(st, p, rp, o)
+        encode_action_mask(st, rp, mask[i])
+        own = p % 2
+        for k in range(2):
+            o[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
+        o[O_MATCH + 2] = root[O_MATCH + 2]
+        if not card_play_world:
+            continue
+        for k in range(2):
+            t = (own + k) % 2
+            o[O_WEIS_POINTS + k] = root[O_WEIS_POINTS + t]
+            o[O_SCORE + k] += extra[t]
+        for r in range(4):
+            if root[O_STOECK + r] > 0.5:
+                o[O_STOECK + (r - p) % 4] = 1.0
+
+
+@njit(cache=True)
+def step_rows(states: np.ndarray, actions: np.ndarray, rp: np.ndarray) -> int:
+    """Apply ``actions[i]`` in every unfinished ``states[i]``; return how many rows are still
+    unfinished afterwards."""
+    live = 0
+    for i in range(states.shape[0]):
+        if kernel.phase(states[i]) == PHASE_OVER:
+            continue
+        apply_action(states[i], actions[i], rp)
+        if kernel.phase(states[i]) != PHASE_OVER:
+            live += 1
+    return live
+
+
+@njit(cache=True)
+def row_results(states: np.ndarray, out: np.ndarray) -> None:
+    """``out[i]`` = team 0 − team 1 round score of the finished world ``states[i]``."""
+    for i in range(states.shape[0]):
+        out[i] = kernel.score_of(states[i], 0) - kernel.score_of(states[i], 1)
+
+
+def _budget_int(name: str, value: object) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
+class SearchAgent(Agent):
+    """PIMC whose rollouts are played by a trained policy network (Schieber only).
+
+    Args:
+        rules: the Schieber rules to play (preset name or Rules).
+        checkpoint: a ``jass-policy/1`` Schieber checkpoint; None = the shipped
+            ``agents/checkpoints/default.pt``.
+        worlds: sampled worlds per decision (>= 1).
+        candidates: search only the K legal cards the policy rates highest (None = every legal
+            card); the others are never played unless fewer than K are legal.
+        time_limit: seconds per decision (None = none); see the module doc.
+        contract: "policy" (the policy's greedy contract or push) or "search" (every legal
+            contract and the push valued by rollouts in ``worlds`` deals of the unseen cards).
+        seed: generator seed (reseeded by :meth:`reset`).
+    """
+
+    def __init__(self, rules: str | Rules | None = None, checkpoint: str | os.PathLike[str] | None = None,
+                 worlds: int = DEFAULT_WORLDS, candidates: int | None = None,
+                 time_limit: float | None = None, contract: str = "policy",
+                 seed: int | None = None) -> None:
+        super().__init__(seed)
+        if contract not in CONTRACT_MODES:
+            raise ValueError(f"contract must be one of {', '.join(CONTRACT_MODES)}, got {contract!r}")
+        self.contract = contract
+        self.rules = make_rules(rules)
+        if self.rules.game != GAME:
+            raise ValueError(f"the search bot plays {GAME} only, not {self.rules.game}")
+        self.worlds = _budget_int("worlds", worlds)
+        self.candidates = None if candidates is None else _budget_int("candidates", candidates)
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        self.time_limit = time_limit
+        self.rp = self.rules.params
+        self.policy = PolicyAgent(checkpoint, greedy=True, threads=1, rules=self.rules)
+        self.net = self.policy.net
+        self.checkpoint = self.policy.checkpoint
+        self.checkpoint_sha256 = self.policy.checkpoint_sha256
+        self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
+                     + ("-contract" if contract == "search" else ""))
+        self.last_worlds = 0   # worlds searched in the last searched decision
+
+    def _greedy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Greedy policy actions (B,) for observations (B, OBS_DIM) and masks (B, 43)."""
+        with torch.inference_mode():
+            logits = self.net.masked_logits(torch.from_numpy(obs), torch.from_numpy(mask))
+        return logits.argmax(1).numpy().astype(np.int64)
+
+    def _prior(self, obs: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Root policy probabilities (43,) of the masked softmax."""
+        return self.policy.action_probabilities(obs)
+
+    def _candidates(self, obs: Mapping[str, np.ndarray], legal: int) -> np.ndarray:
+        """The legal cards to search (int64, ascending): all, or the ``candidates`` best by prior."""
+        cards = np.array([c for c in range(36) if (legal >> c) & 1], dtype=np.int64)
+        if self.candidates is None or len(cards) <= self.candidates:
+            return cards
+        prior = self._prior(obs)
+        order = np.argsort(-prior[cards], kind="stable")[: self.candidates]
+        return np.sort(cards[order])
+
+    def _rollouts(self, v: np.ndarray, root: np.ndarray, options: np.ndarray, n_worlds: int,
+                  rng: np.ndarray, card_play: bool) -> np.ndarray:
+        """Sum over ``n_worlds`` new worlds of each option's rollout result (float64[len(options)]):
+        cards in card play, contract actions (or the push) in the contract choice."""
+        nc = len(options)
+        b = n_worlds * nc
+        states = np.zeros((b, STATE_SIZE), dtype=np.int64)
+        if card_play:
+            build_rows(v, self.rp, n_worlds, options, rng, states)
+        else:
+            build_contract_rows(v, self.rp, n_worlds, options, rng, states)
+        obs = np.zeros((b, OBS_DIM), dtype=np.float32)
+        mask = np.zeros((b, N_ACTIONS), dtype=np.int8)
+        live = int(sum(kernel.phase(st) != PHASE_OVER for st in states))
+        while live:
+            encode_rows(states, self.rp, root, card_play, obs, mask)
+            live = step_rows(states, self._greedy(obs, mask.astype(bool)), self.rp)
+        results = np.zeros(b, dtype=np.int64)
+        row_results(states, results)
+        return results.reshape(n_worlds, nc).sum(axis=0).astype(np.float64)
+
+    def act(self, obs: Mapping[str, np.ndarray]) -> int:
+        v = decode(obs)
+        legal = int(v[V_LEGAL])
+        if legal == 0:
+            raise ValueError("no legal action in the action mask (the round is over?)")
+        card_play = v[V_PHASE] == 2 and v[V_CONTRACT] >= 0
+        if card_play:
+            options = self._candidates(obs, legal)
+        elif v[V_PHASE] in (0, 1) and self.contract == "search":
+            options = np.array([a for a in range(36, N_ACTIONS) if (legal >> a) & 1], dtype=np.int64)
+        else:
+            return self.policy.act(obs)
+        if len(options) <= 1:
+            return self.policy.act(obs) if len(options) == 0 else int(options[0])
+        root = np.asarray(obs["observation"], dtype=np.float32)
+        rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
+        if self.time_limit is None:
+            sums = self._rollouts(v, root, options, self.worlds, rng, card_play)
+            done = self.worlds
+        else:
+            deadline = time.perf_counter() + self.time_limit
+            sums = np.zeros(len(options))
+            done = 0
+            while done < self.worlds:
+                n = min(TIMED_BATCH, self.worlds - done)
+                sums += self._rollouts(v, root, options, n, rng, card_play)
+                done += n
+                if time.perf_counter() >= deadline:
+                    break
+        self.last_worlds = done
+        return int(options[int(np.argmax(sums))])
+
+
+__all__ = ["SearchAgent", "build_rows", "build_contract_rows", "encode_rows", "step_rows", "row_results",
+           "TIMED_BATCH", "CONTRACT_MODES"]
