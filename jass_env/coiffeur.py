@@ -21,6 +21,8 @@ Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` fo
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -318,3 +320,59 @@ def reset_sheets(st: np.ndarray) -> None:
         st[S_CO_SHEET + i] = 0
     st[S_CO_FILLED] = 0
     st[S_CO_FILLED + 1] = 0
+
+
+# ---------------------------------------------------------------------------------- Python readers
+from .spec import COIFFEUR_ROW_LABELS  # noqa: E402  (kept with the Python helpers)
+
+
+def game_name(game: int) -> str | None:
+    """RECORDS.md's name of a declared game ("D" ... "undenufe", "slalom_O" ...), None for -1."""
+    from .cards import CONTRACTS
+    if game < 0:
+        return None
+    return CONTRACTS[game] if game < N_CONTRACTS else SPECIAL_GAME_NAMES[game - CO_SLALOM_O]
+
+
+def sheets_of(st: np.ndarray, rows: tuple[str, ...]) -> list[dict[str, int | None]]:
+    """Both teams' sheets: per team {row label: value written, None while open}, in ``rows``' order
+    (the game's :attr:`GameSpec.rows`)."""
+    out = []
+    for t in range(TEAMS):
+        sheet: dict[str, int | None] = {}
+        for label in rows:
+            r = COIFFEUR_ROW_LABELS.index(label)
+            sheet[label] = int(st[S_CO_SHEET + CO_MAX_ROWS * t + r]) if (st[S_CO_FILLED + t] >> r) & 1 else None
+        out.append(sheet)
+    return out
+
+
+def pushes_of(st: np.ndarray, players: int) -> list[int]:
+    """The players who pushed this deal, in the order they pushed (candidates from forehand)."""
+    fh = int(st[S_FOREHAND])
+    return [(fh + k) % players for k in range(players) if (int(st[S_CO_PUSHERS]) >> ((fh + k) % players)) & 1]
+
+
+def set_sheets(st: np.ndarray, sheets: Any, rp: np.ndarray, rows: tuple[str, ...]) -> None:
+    """Write both sheets into a state in the declaration phase before anyone acted, and fix the
+    deal's candidates again. ``sheets``: per team (a list of two, or a dict with keys 0/1 or
+    "0"/"1") a dict {row label: value} of the rows written; labels must be rows of ``rows``."""
+    if isinstance(sheets, dict):
+        sheets = [sheets.get(t, sheets.get(str(t), {})) for t in range(TEAMS)]
+    if len(sheets) != TEAMS or not all(isinstance(s, dict) for s in sheets):
+        raise ValueError(f"sheets must give two teams' sheets ({{row label: value}}), got {sheets!r}")
+    filled = np.zeros(TEAMS, dtype=np.int64)
+    values = np.zeros((TEAMS, CO_MAX_ROWS), dtype=np.int64)
+    for t, sheet in enumerate(sheets):
+        for label, value in sheet.items():
+            if label not in rows:
+                raise ValueError(f"team {t}'s sheet names row {label!r}; rows of this game: {', '.join(rows)}")
+            if value is None:
+                continue
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise ValueError(f"team {t}'s row {label!r} must hold an integer, got {value!r}")
+            r = COIFFEUR_ROW_LABELS.index(label)
+            filled[t] |= 1 << r
+            values[t, r] = int(value)
+    write_sheets(st, filled, values)
+    begin_round(st, rp)

@@ -655,3 +655,41 @@ def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
                 keep = np.int64(1) << (9 * s + JACK)
             m &= ~(SUIT_MASK[s] & ~keep)
     return m
+
+
+# ---------------------------------------------------------------------------------- Coiffeur accessors
+# ---- Coiffeur (issue 15), appended
+@njit(cache=True, error_model="numpy", inline="always")
+def co_sheet_value(st: np.ndarray, team: int, row: int) -> int:
+    """The value ``team`` wrote in row ``row`` (0 while the row is open)."""
+    return st[S_CO_SHEET + CO_MAX_ROWS * team + row]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_filled(st: np.ndarray, team: int) -> int:
+    """Bit r = ``team`` has written row r."""
+    return st[S_CO_FILLED + team]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_row(st: np.ndarray) -> int:
+    """The row declared this deal, -1 before."""
+    return st[S_CO_ROW]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_game(st: np.ndarray) -> int:
+    """The declared game: 0..5 a contract, 6..9 Slalom / Guschti from Obenabe / Undenufe; -1 before."""
+    return st[S_CO_GAME]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_pushers(st: np.ndarray) -> int:
+    """Bit p = player p pushed this deal."""
+    return st[S_CO_PUSHERS]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_eligible(st: np.ndarray) -> int:
+    """Bit p = player p's team had an open row when the deal began (the declaration's candidates)."""
+    return st[S_CO_ELIGIBLE]
