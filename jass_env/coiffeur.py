@@ -17,6 +17,9 @@ tricks in the chosen direction, then 4 in the other. ``S_CONTRACT`` holds the cu
 direction (so legal cards and trick winners are the kernel's), ``S_CO_GAME`` the declared game.
 
 Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` for conventions.
+The phase functions are real calls, not inlined: they run once a deal (or once a trick), and
+inlining them (with Schieber's Weis contest) into every caller of ``core.apply_action`` would
+make the engine's compile time and memory grow several-fold.
 """
 
 from __future__ import annotations
@@ -168,7 +171,7 @@ def _next_eligible(st: np.ndarray, after: int, rp: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: the players whose team has an open row are the candidates; the first of
     them from forehand declares or pushes. With both sheets full the deal is over at once."""
@@ -192,7 +195,7 @@ def must_declare(st: np.ndarray) -> bool:
     return st[S_PUSHED] >= popcount(st[S_CO_ELIGIBLE])
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def legal_declarations(st: np.ndarray, rp: np.ndarray) -> int:
     """The declarations of the player to move (a bit per action): his team's open rows (a Joker
     row with each of the six contracts, Slalom and Guschti with each direction) and, unless he
@@ -213,7 +216,7 @@ def legal_declarations(st: np.ndarray, rp: np.ndarray) -> int:
     return m
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """A push (to the next eligible player; after the last one's push, back to the first) or a
     declaration (the declarer leads trick 1)."""
@@ -245,7 +248,7 @@ def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------------------- scoring
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def after_trick(st: np.ndarray, trick: int, rp: np.ndarray) -> None:
     """The next trick's direction (Slalom, Guschti); after the last trick the row is written."""
     if trick < rp[RP_TRICKS] - 1:
@@ -254,7 +257,7 @@ def after_trick(st: np.ndarray, trick: int, rp: np.ndarray) -> None:
         _write_row(st, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def row_score(st: np.ndarray, rp: np.ndarray) -> int:
     """The declaring team's value for its row after the last trick (see the module docstring)."""
     team = st[S_DECLARER] % TEAMS
@@ -272,7 +275,7 @@ def row_score(st: np.ndarray, rp: np.ndarray) -> int:
     return amount * factor
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _write_row(st: np.ndarray, rp: np.ndarray) -> None:
     """Deal over: the declaring team writes its row; the game ends when both sheets are full."""
     st[S_PHASE] = PHASE_OVER

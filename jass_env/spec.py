@@ -74,6 +74,9 @@ class GameSpec:
     # ---- Coiffeur (issue 15)
     #: the rows of each team's score sheet, labels of COIFFEUR_ROW_LABELS in sheet order (() = none)
     rows: tuple[str, ...] = ()
+    #: the environments' episode unless told otherwise: "round" (one deal) or "match" (Coiffeur:
+    #: the whole game, since which row to spend on which hand is the game)
+    default_episode: str = "round"
 
     @property
     def n_actions(self) -> int:
@@ -118,14 +121,15 @@ SPECS: dict[str, GameSpec] = {
     # ---- Coiffeur (issue 15)
     "coiffeur": GameSpec("coiffeur", "Coiffeur", KIND_COIFFEUR, players=4, teams=TEAMS_PAIRS, hand_size=9,
                          tricks=9, bidding="declaration", action_names=COIFFEUR_ACTIONS,
-                         rows=_BASE_ROWS + ("Joker-1", "Joker-2")),
+                         rows=_BASE_ROWS + ("Joker-1", "Joker-2"), default_episode="match"),
     "coiffeur6": GameSpec("coiffeur6", "Coiffeur (six rows)", KIND_COIFFEUR, players=4, teams=TEAMS_PAIRS,
                           hand_size=9, tricks=9, bidding="declaration", action_names=COIFFEUR6_ACTIONS,
-                          rows=_BASE_ROWS),
+                          rows=_BASE_ROWS, default_episode="match"),
     "coiffeur10": GameSpec("coiffeur10", "Coiffeur with Slalom and Guschti", KIND_COIFFEUR, players=4,
                            teams=TEAMS_PAIRS, hand_size=9, tricks=9, bidding="declaration",
                            action_names=COIFFEUR10_ACTIONS,
-                           rows=_BASE_ROWS + ("Slalom", "Guschti", "Joker-1", "Joker-2")),
+                           rows=_BASE_ROWS + ("Slalom", "Guschti", "Joker-1", "Joker-2"),
+                           default_episode="match"),
 }
 
 #: the family's largest game, which sizes the engine's state layout
