@@ -224,8 +224,9 @@ def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     if action == PUSH:
         st[S_CO_PUSHERS] |= 1 << p
         st[S_PUSHED] += 1
-        if must_declare(st):
-            st[S_TO_MOVE] = _next_eligible(st, seat_after(st[S_FOREHAND], n_players(rp) - 1, n_players(rp)), rp)
+        if must_declare(st):                         # back to the first candidate from forehand
+            n = n_players(rp)
+            st[S_TO_MOVE] = _next_eligible(st, seat_after(st[S_FOREHAND], n - 1, n), rp)
         else:
             st[S_TO_MOVE] = _next_eligible(st, p, rp)
         return
@@ -345,7 +346,8 @@ def sheets_of(st: np.ndarray, rows: tuple[str, ...]) -> list[dict[str, int | Non
         sheet: dict[str, int | None] = {}
         for label in rows:
             r = COIFFEUR_ROW_LABELS.index(label)
-            sheet[label] = int(st[S_CO_SHEET + CO_MAX_ROWS * t + r]) if (st[S_CO_FILLED + t] >> r) & 1 else None
+            written = (st[S_CO_FILLED + t] >> r) & 1
+            sheet[label] = int(st[S_CO_SHEET + CO_MAX_ROWS * t + r]) if written else None
         out.append(sheet)
     return out
 
@@ -369,7 +371,8 @@ def set_sheets(st: np.ndarray, sheets: Any, rp: np.ndarray, rows: tuple[str, ...
     for t, sheet in enumerate(sheets):
         for label, value in sheet.items():
             if label not in rows:
-                raise ValueError(f"team {t}'s sheet names row {label!r}; rows of this game: {', '.join(rows)}")
+                raise ValueError(f"team {t}'s sheet names row {label!r}; rows of this game: "
+                                 f"{', '.join(rows)}")
             if value is None:
                 continue
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):

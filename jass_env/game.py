@@ -26,9 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from . import coiffeur, core, differenzler
+from . import coiffeur, core, differenzler, kernel
 from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, mask_of, names_of
-from . import kernel
 from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
 from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, ROUND_POINTS
@@ -335,7 +334,8 @@ class Round:
     def declared_weis(self, player: int) -> list[dict[str, Any]]:
         """Every Weis the player declares from the dealt hand (scoring or not)."""
         c = self.view.contract
-        if c < 0 or not (self.rules.weis or self.rules.spec.kind == KIND_COIFFEUR and self.view.weis_team is not None):
+        coiffeur_weis = self.rules.spec.kind == KIND_COIFFEUR and self.view.weis_team is not None
+        if c < 0 or not (self.rules.weis or coiffeur_weis):
             return []
         buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
         n = core.player_weis(self.view.dealt[player], c, (player - self.forehand) % self.spec.players,

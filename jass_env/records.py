@@ -598,7 +598,7 @@ def _parse_declaration(obj: dict[str, Any], rules: Rules) -> tuple[list[str], di
     sheets = obj.get("sheets_before")
     if sheets is not None:
         if not isinstance(sheets, dict) or set(sheets) - {"0", "1"}:
-            raise _Malformed(f"sheets_before must be an object {{"0": {{row: value}}, "1": {{...}}}}, "
+            raise _Malformed(f"sheets_before must be an object {{'0': {{row: value}}, '1': {{...}}}}, "
                              f"got {_kind(sheets)}")
         for team, sheet in sheets.items():
             if not isinstance(sheet, dict) or any(k not in rows or not _is_int(v) for k, v in sheet.items()):
@@ -615,12 +615,13 @@ def _check_declaration(rules: Rules, hands: list[int], dealer: int, bidding: lis
         r.set_sheets(sheets)
     for k, action in enumerate(bidding):
         if not r.phase == "contract" or not r.legal_mask() >> r.parse_action(action) & 1:
+            legal = ", ".join(r.spec.action_names[int(a)] for a in r.legal_actions())
             raise _Malformed(f"declaration: {action!r} by player {r.to_move} (step {k + 1}) is not legal "
-                             f"with these sheets; legal: {', '.join(r.spec.action_names[int(a)] for a in r.legal_actions())}")
+                             f"with these sheets; legal: {legal}")
         r.step(action)
     if r.declarer != declarer:
-        raise _Malformed(f"declarer is player {declarer}, but after the pushes {bidding[:-1] and 'recorded' or '(none)'} "
-                         f"the engine's declarer is player {r.declarer}")
+        raise _Malformed(f"declarer is player {declarer}, but after the recorded pushes the engine's "
+                         f"declarer is player {r.declarer}")
 
 
 def _parse_hands(value: Any, n: int, hand_size: int) -> list[int]:

@@ -249,7 +249,8 @@ def _coiffeur_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
     width = max(len(label) for label in rows) + 4
     lines.append("Sheets".ljust(width) + "team 0".rjust(8) + "team 1".rjust(8))
     for label, factor in zip(rows, rules.row_factors):
-        cells = "".join(("—" if sheets[t][label] is None else str(sheets[t][label])).rjust(8) for t in range(2))
+        values = [sheets[t][label] for t in range(2)]
+        cells = "".join(("—" if v is None else str(v)).rjust(8) for v in values)
         lines.append(f"{label} ×{factor}".ljust(width) + cells)
     ms = view.match_score
     total = "Total".ljust(width) + str(ms[0]).rjust(8) + str(ms[1]).rjust(8)

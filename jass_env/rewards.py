@@ -47,8 +47,7 @@ import numpy as np
 from numba import njit
 
 from . import core, kernel
-from .rules import RP_KIND, Rules
-from .rules import RP_CO_FACTOR
+from .rules import RP_CO_FACTOR, RP_KIND, Rules
 from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, ROUND_POINTS
 
 REWARD_KINDS = ("points", "win", "tricks")
