@@ -174,13 +174,15 @@ def _schieber_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
         ms = view.match_score
         line = (f"Match: team 0 {ms[0]} · team 1 {ms[1]} ({target}, "
                 f"{view.rounds_done} rounds completed)")
-        w = view.match_winner
-        if w in (0, 1):
-            line += f": team {w} wins"
-        elif w == 2:
-            line += ": a draw"
-        lines.append(line)
+        lines.append(line + _team_result(view.match_winner))
     return lines
+
+
+def _team_result(winner: int | None) -> str:
+    """": team w wins", ": a draw" (winner 2) or "" (undecided) after a line of team totals."""
+    if winner in (0, 1):
+        return f": team {winner} wins"
+    return ": a draw" if winner == 2 else ""
 
 
 def _differenzler_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
@@ -253,13 +255,8 @@ def _coiffeur_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
         cells = "".join(("—" if v is None else str(v)).rjust(8) for v in values)
         lines.append(f"{label} ×{factor}".ljust(width) + cells)
     ms = view.match_score
-    total = "Total".ljust(width) + str(ms[0]).rjust(8) + str(ms[1]).rjust(8)
-    w = view.match_winner
-    if w in (0, 1):
-        total += f"  team {w} wins"
-    elif w == 2:
-        total += "  a draw"
-    lines.append(total)
+    lines.append("Total".ljust(width) + str(ms[0]).rjust(8) + str(ms[1]).rjust(8)
+                 + _team_result(view.match_winner))
     return lines
 
 

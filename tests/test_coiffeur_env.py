@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from jass_env import Match, Round, core, make_rules
+from jass_env.cards import card_id, mask_of
 from jass_env.aec import coiffeur10_env, env, raw_env
 from jass_env.observation_coiffeur import OBS_DIM, SLICES, STATE_DIM
 from jass_env.records import check_records, record_line, record_of
@@ -220,3 +221,41 @@ def test_a_wrong_row_score_or_an_impossible_declaration_is_reported():
     full = {**rec["sheets_before"], str(team): {**rec["sheets_before"][str(team)], rec["row"]: 0}}
     report = check_records([json.dumps(dict(rec, sheets_before=full))])
     assert not report.ok and "not legal" in report.lines()[0]
+
+
+# ---------------------------------------------------------------------------------- bots
+def test_the_random_bot_plays_a_whole_game():
+    from agents.registry import make_agent
+
+    bots = [make_agent("random", "coiffeur", seed=p) for p in range(4)]
+    e = env(game="coiffeur")
+    e.reset(seed=12)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else bots[int(agent[-1])].act(obs))
+    view = core.StateView(e.unwrapped.core_state, e.unwrapped.rules.params)
+    assert view.rounds_done == 16 and view.match_winner is not None
+
+
+def test_the_heuristic_declares_the_row_with_the_largest_surplus_and_pushes_a_poor_hand():
+    from agents.coiffeur import choose_declaration, graf_average
+    from agents.registry import make_agent
+
+    bot = make_agent("heuristic", "coiffeur")
+    hearts = sum(1 << (9 + r) for r in range(9))                   # all nine hearts
+    every = sum(1 << a for a in range(36, 55))                      # every row open, and the push
+    # Graf: nine hearts score 97 as trump against an average hand's (97 + 3 x 24) / 4 = 42.25;
+    # the largest factor (Joker-2, x8) with H is the largest surplus
+    assert graf_average()[1] == pytest.approx(42.25)
+    assert choose_declaration(hearts, every, bot.factors) == 43 + 6 + 1
+    assert choose_declaration(hearts, every & ~(0x3F << 43), bot.factors) == DECLARE_H
+    # Graf 29 34 40 38 (D H S C), 46 (Obenabe), 38 (Undenufe): below every average (42.25, 49, 41)
+    weak = mask_of([card_id(c) for c in ("D10", "D8", "HK", "HQ", "H10", "H8", "SQ", "S9", "C9")])
+    assert choose_declaration(weak, every, bot.factors) == PUSH
+    forced = every & ~(1 << PUSH)
+    assert choose_declaration(weak, forced, bot.factors) != PUSH
+    e = env(game="coiffeur6", episode="round")
+    e.reset(seed=1)
+    for _ in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else bot.act(obs))
