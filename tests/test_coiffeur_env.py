@@ -12,8 +12,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from jass_env import Match, Round, core, make_rules
-from jass_env.cards import card_id, mask_of
 from jass_env.aec import coiffeur10_env, env, raw_env
+from jass_env.cards import card_id, mask_of
 from jass_env.observation_coiffeur import OBS_DIM, SLICES, STATE_DIM
 from jass_env.records import check_records, record_line, record_of
 from jass_env.vector import VectorJassEnv
