@@ -4,7 +4,8 @@ The first ``observation.OBS_DIM`` = 529 floats are Schieber's layout, read for C
 ``contract`` is the contract ranking the current trick (in Slalom and Guschti it changes trick by
 trick), ``declarer`` the declarer, ``phase`` "choosing after a push" once anyone pushed this deal,
 ``pushed`` 1 after a push, ``round_score`` the row score once written (/ 157, so up to about
-16 in a x10 row), ``match`` and ``multiplier`` are 0 (the sheets below replace them). The Coiffeur
+16 in a x10 row), ``match`` is 0 and ``multiplier`` 1/4 (Coiffeur has none: the sheets and
+the row's factor below take their place). The Coiffeur
 block follows; "own" is the observer's team, rows are in :data:`jass_env.spec.COIFFEUR_ROW_LABELS`
 order (D H S C Obenabe Undenufe Joker-1 Joker-2 Slalom Guschti; rows not in the game stay 0):
 
