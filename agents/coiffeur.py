@@ -21,7 +21,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from jass_env import coiffeur
+from jass_env.observation import OBS_DIM as SCHIEBER_OBS_DIM
 from jass_env.rules import Rules, make_rules
+from jass_env.schieber import N_ACTIONS as SCHIEBER_ACTIONS
 from jass_env.spec import COIFFEUR_ROW_LABELS
 
 from .base import Agent
@@ -90,7 +92,8 @@ class CoiffeurHeuristic(Agent):
         legal = sum(1 << int(a) for a in np.flatnonzero(mask))
         if legal == 0:
             raise ValueError("no legal action in the action mask (the deal is over?)")
-        v = decode(obs)
+        # the Schieber part: the first 529 floats, the first 43 actions (cards, rows D..U, push)
+        v = decode(np.asarray(obs["observation"])[:SCHIEBER_OBS_DIM], mask[:SCHIEBER_ACTIONS])
         if v[V_PHASE] in _DECLARING:
             return check_action(choose_declaration(int(v[V_HAND]), legal, self.factors), legal)
         return check_action(int(heuristic_action(v, self.rp)), int(v[V_LEGAL]))
