@@ -79,7 +79,7 @@ def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, ou
     """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
     per player of the game)."""
     if rp[RP_KIND] == KIND_SCHIEBER:
-        _schieber_step(st, action, rp, kind, out)
+        _schieber_step(st, action, rp, kind, out, REWARD_SCALE)
     elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
         _coiffeur_step(st, action, rp, kind, out)
     else:
@@ -87,16 +87,18 @@ def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, ou
 
 
 @njit(cache=True, inline="always")
-def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
+def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray,
+                   scale: float) -> None:
+    """Team rewards (score differences / ``scale``: 157 in Schieber, Coiffeur's own scale)."""
     before = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     core.apply_action(st, action, rp)
     after = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     r = 0.0
     if kind == REWARD_TRICKS:
-        r = (after - before) / REWARD_SCALE
+        r = (after - before) / scale
     elif kernel.phase(st) == kernel.PHASE_OVER:
         if kind == REWARD_POINTS:
-            r = after / REWARD_SCALE
+            r = after / scale
         elif kernel.is_match(st):
             w = kernel.match_winner(st)
             r = 1.0 if w == 0 else (-1.0 if w == 1 else 0.0)
@@ -153,9 +155,6 @@ def coiffeur_reward_scale(rp: np.ndarray) -> float:
 
 @njit(cache=True)            # a real call: one more inlined apply_action would slow the compile
 def _coiffeur_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
-    """Schieber's team rewards on the row scores, ``"points"`` rescaled to the row factors."""
-    _schieber_step(st, action, rp, kind, out)
-    if kind == REWARD_POINTS:
-        f = REWARD_SCALE / coiffeur_reward_scale(rp)
-        for p in range(4):
-            out[p] *= f
+    """Schieber's team rewards on the row scores, divided by the Coiffeur scale (one division,
+    so the AEC env's float64 and the batched env's float32 rewards round alike)."""
+    _schieber_step(st, action, rp, kind, out, coiffeur_reward_scale(rp))

@@ -178,7 +178,8 @@ def test_vector_env_equals_the_aec_env(episode):
         obs, mask, seat = out.obs, out.mask, out.seat
         for i, e in enumerate(envs):
             e.step(int(actions[i]))
-            np.testing.assert_array_equal(out.rewards[i], [e.rewards[a] for a in e.possible_agents])
+            expected = np.array([e.rewards[a] for a in e.possible_agents], dtype=np.float32)
+            np.testing.assert_array_equal(out.rewards[i], expected)
             if all(e.terminations.values()):
                 view = core.StateView(e.core_state, e.rules.params)
                 assert list(out.final_score[i]) == (view.match_score if episode == "match" else view.score)
@@ -248,7 +249,8 @@ def test_the_heuristic_declares_the_row_with_the_largest_surplus_and_pushes_a_po
     # the largest factor (Joker-2, x8) with H is the largest surplus
     assert graf_average()[1] == pytest.approx(42.25)
     assert choose_declaration(hearts, every, bot.factors) == 43 + 6 + 1
-    assert choose_declaration(hearts, every & ~(0x3F << 43), bot.factors) == DECLARE_H
+    no_jokers = every & ~(0xFFF << 43)                              # Joker-1 and Joker-2 written
+    assert choose_declaration(hearts, no_jokers, bot.factors) == DECLARE_H
     # Graf 29 34 40 38 (D H S C), 46 (Obenabe), 38 (Undenufe): below every average (42.25, 49, 41)
     weak = mask_of([card_id(c) for c in ("D10", "D8", "HK", "HQ", "H10", "H8", "SQ", "S9", "C9")])
     assert choose_declaration(weak, every, bot.factors) == PUSH
