@@ -98,13 +98,21 @@ def _DIFFERENZLER(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads 
     return {"differenzler": ("agents.differenzler", cls), "differenzler3": ("agents.differenzler", cls)}
 
 
+# ---- Coiffeur (issue 15)
+def _COIFFEUR(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a table entry)
+    """``by_game`` for a bot class of :mod:`agents.coiffeur` in the three Coiffeur games."""
+    return {g: ("agents.coiffeur", cls) for g in ("coiffeur", "coiffeur6", "coiffeur10")}
+
+
 AGENTS: dict[str, AgentType] = {
     "random": AgentType("agents.random_bot", "RandomAgent", {"seed": int}, False,
                         "uniformly random legal actions (Differenzler: rule-of-thumb prediction)",
                         checks_rules=True),
     "heuristic": AgentType("agents.heuristic", "HeuristicAgent", {"seed": int}, True,
-                           "Graf trump choice and rule-based card play (Differenzler: target tracking)",
-                           by_game=_DIFFERENZLER("DifferenzlerHeuristic")),
+                           "Graf trump choice and rule-based card play (Differenzler: target tracking; "
+                           "Coiffeur: the row with the largest expected surplus)",
+                           by_game={**_DIFFERENZLER("DifferenzlerHeuristic"),
+                                    **_COIFFEUR("CoiffeurHeuristic")}),
     "pimc": AgentType("agents.pimc", "PIMCAgent",
                       {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
                       True, "Perfect Information Monte Carlo search",

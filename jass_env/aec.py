@@ -1,5 +1,6 @@
-"""PettingZoo AEC environments for the Jass family: Schieber (``jass_v0``) and Differenzler
-(``differenzler_v0``, ``differenzler3_v0``).
+"""PettingZoo AEC environments for the Jass family: Schieber (``jass_v0``), Differenzler
+(``differenzler_v0``, ``differenzler3_v0``) and Coiffeur (``coiffeur_v0``, ``coiffeur6_v0``,
+``coiffeur10_v0``).
 
 >>> from jass_env.aec import env
 >>> e = env(rules="schieber", episode="round", reward="points")
@@ -22,7 +23,9 @@ Agents
     (team 0) and 1 & 3 (team 1); forehand chooses the contract or pushes, after a push the partner
     chooses, then the cards are played. Differenzler (n = 4, or 3 in ``differenzler3``): everyone
     alone; trump is fixed at the deal, each player predicts his points from forehand to the dealer,
-    then the cards are played. The agent to move is ``agent_selection``.
+    then the cards are played. Coiffeur (n = 4, teams as Schieber): the candidates from forehand
+    declare one of their team's open rows or push to the next (after a full cycle of pushes the
+    first must declare); the declarer leads. The agent to move is ``agent_selection``.
 
 Actions
     Schieber: ``Discrete(43)`` (:mod:`jass_env.cards`): 0..35 play that card, 36..41 choose
@@ -31,12 +34,18 @@ Actions
     winning team's Weis score with trick 1; Stöck (trump K+Q in one hand) is credited when the
     second of the two cards is played. So no action exists for them.
     Differenzler: ``Discrete(194)``: 0..35 play that card, 36 + k predict k points (k = 0..157).
+    Coiffeur: 0..35 cards, 36..41 declare row D H S C obenabe undenufe, 42 push; ``coiffeur``
+    adds 43 + 6 j + c = Joker row j played as contract c (55 in all), ``coiffeur10`` 55..58 =
+    Slalom from O, from U, Guschti from O, from U (59); ``coiffeur6`` is Schieber's 43. The mask
+    holds only the mover's team's open rows, and no push when he must declare.
 
 Observations
     ``Dict(observation=Box(low, high, (obs_dim,), float32), action_mask=Box(0, 1, (n_actions,),
     int8))``, from the observing agent's seat (:func:`jass_env.encoding.encode_observation`;
     layouts: Schieber :mod:`jass_env.observation` (529), Differenzler
-    :mod:`jass_env.observation_differenzler` (423, 3 players 343)). ``action_mask`` holds exactly
+    :mod:`jass_env.observation_differenzler` (423, 3 players 343), Coiffeur
+    :mod:`jass_env.observation_coiffeur` (598: both sheets, the row, its factor and trick
+    schedule, this deal's pushes, the deals left)). ``action_mask`` holds exactly
     the legal actions (:func:`jass_env.observation.encode_action_mask`) for the agent to move and
     is all zero for the other agents and once the episode is over (PettingZoo classic convention).
     The bounds come from :func:`jass_env.encoding.observation_bounds` (Schieber:
@@ -55,10 +64,12 @@ Rewards
     the reward accumulated since the agent last acted (PettingZoo's ``_cumulative_rewards``).
 
 Episodes
-    ``episode="round"`` (default): one dealt round; all agents terminate when it ends.
-    ``episode="match"``: rounds follow one another (next dealer in play order) until the match is
-    decided (Schieber: the rules' target or number of rounds; Differenzler: ``match_rounds``
-    rounds, a tie for the lowest total playing on); all agents terminate then. No truncation.
+    ``episode="round"`` (default except Coiffeur): one dealt round; all agents terminate when it
+    ends. ``episode="match"``: rounds follow one another (next dealer in play order) until the
+    match is decided (Schieber: the rules' target or number of rounds; Differenzler:
+    ``match_rounds`` rounds, a tie for the lowest total playing on; Coiffeur, where it is the
+    default: the whole game, until both sheets are full, 2 x rows deals); all agents terminate
+    then. No truncation.
 
 Seeding
     ``reset(seed=s)`` seeds the deal generator (``game.seed_to_rng_state``); ``reset()`` without
@@ -98,7 +109,9 @@ RENDER_MODES = ("human", "ansi")
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 ENV_KWARGS = ("rules", "rule_overrides", "episode", "reward", "render_mode", "game")
 #: the registered environment name of each game
-ENV_NAMES = {"schieber": "jass_v0", "differenzler": "differenzler_v0", "differenzler3": "differenzler3_v0"}
+ENV_NAMES = {"schieber": "jass_v0", "differenzler": "differenzler_v0", "differenzler3": "differenzler3_v0",
+             # ---- Coiffeur (issue 15)
+             "coiffeur": "coiffeur_v0", "coiffeur6": "coiffeur6_v0", "coiffeur10": "coiffeur10_v0"}
 
 
 # ---------------------------------------------------------------------------------- compiled steps
@@ -213,6 +226,28 @@ def differenzler3_env(**kwargs: Any) -> AECEnv:
     return env(**kwargs)
 
 
+# ---- Coiffeur (issue 15)
+def coiffeur_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Coiffeur (``coiffeur_v0``; the whole game unless ``episode="round"``)."""
+    if "rules" not in kwargs:
+        kwargs.setdefault("game", "coiffeur")
+    return env(**kwargs)
+
+
+def coiffeur6_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Coiffeur with the seed's six rows (``coiffeur6_v0``)."""
+    if "rules" not in kwargs:
+        kwargs.setdefault("game", "coiffeur6")
+    return env(**kwargs)
+
+
+def coiffeur10_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Coiffeur with Slalom and Guschti (``coiffeur10_v0``)."""
+    if "rules" not in kwargs:
+        kwargs.setdefault("game", "coiffeur10")
+    return env(**kwargs)
+
+
 def _not_an_action(action: Any, n_actions: int) -> str | None:
     """Why ``action`` is no action at all (a bool, a float, a string, ...), None for an integer."""
     if isinstance(action, (bool, np.bool_)):
@@ -249,7 +284,7 @@ class raw_env(AECEnv, EzPickle):
                 "render_fps": 1}
 
     def __init__(self, rules: str | Rules | None = None, *, game: str | None = None,
-                 rule_overrides: dict[str, Any] | None = None, episode: str = "round",
+                 rule_overrides: dict[str, Any] | None = None, episode: str | None = None,
                  reward: str = "points", render_mode: str | None = None, **unknown: Any) -> None:
         _check_kwargs(unknown)
         EzPickle.__init__(self, rules, game=game, rule_overrides=rule_overrides, episode=episode,
@@ -257,6 +292,8 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         self.rules: Rules = resolve_rules(rules, game, rule_overrides)
         spec = self.rules.spec
+        if episode is None:
+            episode = spec.default_episode
         if episode not in EPISODES:
             raise ValueError(f"unknown episode {episode!r}; valid episodes: {', '.join(EPISODES)}")
         if reward not in reward_kinds(self.rules):
@@ -466,7 +503,10 @@ class raw_env(AECEnv, EzPickle):
 
 #: the entry point of each registered name
 _ENTRY_POINTS = {"jass_v0": "jass_env.aec:env", "differenzler_v0": "jass_env.aec:differenzler_env",
-                 "differenzler3_v0": "jass_env.aec:differenzler3_env"}
+                 "differenzler3_v0": "jass_env.aec:differenzler3_env",
+                 # ---- Coiffeur (issue 15)
+                 "coiffeur_v0": "jass_env.aec:coiffeur_env", "coiffeur6_v0": "jass_env.aec:coiffeur6_env",
+                 "coiffeur10_v0": "jass_env.aec:coiffeur10_env"}
 
 
 def _register() -> None:
@@ -483,5 +523,6 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "resolve_rules", "observation_high",
+__all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "coiffeur_env", "coiffeur6_env",
+           "coiffeur10_env", "resolve_rules", "observation_high",
            "round_score_max", "EPISODES", "AGENTS", "ENV_NAMES", "TIE_ROUNDS_BOUND"]

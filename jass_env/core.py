@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import differenzler, schieber
+from . import coiffeur, differenzler, schieber
 from .kernel import (
     D7,
     MAX_PLAYERS,
@@ -103,7 +103,7 @@ from .rules import (
     RP_TRICKS,
     RP_VALUES,
 )
-from .spec import KIND_SCHIEBER, LAST_TRICK_BONUS, MAX_SIDES
+from .spec import KIND_COIFFEUR, KIND_SCHIEBER, LAST_TRICK_BONUS, MAX_SIDES
 
 #: the first phase action of every game (a contract, or the prediction of 0 points)
 PHASE_ACTION_OFFSET = N_CARDS
@@ -158,6 +158,8 @@ def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) 
         st[S_TRICK_POINTS + i] = -1
     if rp[RP_KIND] == KIND_SCHIEBER:
         schieber.begin_round(st, rp)
+    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+        coiffeur.begin_round(st, rp)
     else:
         differenzler.begin_round(st, rp)
 
@@ -199,6 +201,7 @@ def reset_match(st: np.ndarray, is_match: bool) -> None:
     st[S_MATCH_WINNER] = -1
     st[S_BERG_TEAM] = -1
     st[S_ROUND_NO] = 0
+    coiffeur.reset_sheets(st)                     # ---- Coiffeur (issue 15): both sheets empty
 
 
 @njit(cache=True, error_model="numpy")
@@ -280,6 +283,8 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     rules say so."""
     if rp[RP_KIND] == KIND_SCHIEBER:
         return schieber.leader_of_trick_one(st, rp)
+    if rp[RP_KIND] == KIND_COIFFEUR and st[S_DECLARER] >= 0:   # ---- Coiffeur: the declarer leads
+        return st[S_DECLARER]
     return st[S_FOREHAND]
 
 
@@ -295,6 +300,8 @@ def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
         return legal_given_winner(st[S_HANDS + p], st[S_TRICK] // 9, st[S_N_IN_TRICK],
                                   st[S_TRICK + win_pos], win_pos, st[S_CONTRACT], rp)
     if phase == PHASE_CONTRACT:
+        if rp[RP_KIND] == KIND_COIFFEUR:          # ---- Coiffeur (issue 15): declare a row or push
+            return coiffeur.legal_declarations(st, rp)
         return schieber.legal_bidding_actions(st, rp)
     return 0
 
@@ -373,6 +380,8 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         _play_card(st, action, rp)
     elif rp[RP_KIND] == KIND_SCHIEBER:
         schieber.apply_bidding_action(st, action, rp)
+    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+        coiffeur.apply_declaration(st, action, rp)
     else:
         differenzler.predict(st, action - differenzler.PREDICTION_OFFSET, rp)
 
@@ -415,6 +424,8 @@ def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
     players = n_players(rp)
     winner = seat_after(st[S_LEADER], st[S_WIN_POS], players)
     base = RP_VALUES + 36 * contract
+    if rp[RP_KIND] == KIND_COIFFEUR:              # ---- Coiffeur: Slalom/Guschti count one direction
+        base = RP_VALUES + 36 * coiffeur.values_contract(st, t, rp)
     points = 0
     for i in range(players):
         points += rp[base + st[S_TRICK + i]]
@@ -433,6 +444,8 @@ def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
     st[S_TO_MOVE] = winner
     if rp[RP_KIND] == KIND_SCHIEBER:
         schieber.after_trick(st, t, winner, points, rp)
+    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+        coiffeur.after_trick(st, t, rp)
     else:
         differenzler.after_trick(st, t, rp)
 

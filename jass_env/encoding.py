@@ -2,7 +2,8 @@
 environments.
 
 :mod:`jass_env.observation` encodes Schieber (version 1, 529 floats),
-:mod:`jass_env.observation_differenzler` both Differenzler games; the compiled
+:mod:`jass_env.observation_differenzler` both Differenzler games, :mod:`jass_env.observation_coiffeur`
+the Coiffeur games (598); the compiled
 :func:`encode_observation` and :func:`encode_state` here branch on the game of ``rp`` (the
 :meth:`jass_env.rules.Rules.params` array), so the AEC and the batched environments call one
 function for every game. :func:`obs_dim`, :func:`state_dim` and :func:`observation_bounds` give the
@@ -16,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import observation, observation_differenzler
+from . import observation, observation_coiffeur, observation_differenzler
 from .rules import RP_KIND, Rules
-from .spec import KIND_SCHIEBER
+from .spec import KIND_COIFFEUR, KIND_SCHIEBER
 
 
 @njit(cache=True, inline="always")
@@ -26,6 +27,8 @@ def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.nd
     """The observation of player ``observer`` in the game of ``rp`` into ``out`` (float32)."""
     if rp[RP_KIND] == KIND_SCHIEBER:
         observation.encode_observation(st, observer, rp, out)
+    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+        observation_coiffeur.encode_observation(st, observer, rp, out)
     else:
         observation_differenzler.encode_observation(st, observer, rp, out)
 
@@ -35,6 +38,8 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
     """The full-information state from ``observer``'s seat in the game of ``rp`` into ``out``."""
     if rp[RP_KIND] == KIND_SCHIEBER:
         observation.encode_state(st, observer, rp, out)
+    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+        observation_coiffeur.encode_state(st, observer, rp, out)
     else:
         observation_differenzler.encode_state(st, observer, rp, out)
 
@@ -49,12 +54,16 @@ def obs_version(rules: Rules) -> int:
 def obs_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
         return observation.OBS_DIM
+    if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
+        return observation_coiffeur.OBS_DIM
     return observation_differenzler.obs_dim(rules.spec)
 
 
 def state_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
         return observation.STATE_DIM
+    if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
+        return observation_coiffeur.STATE_DIM
     return observation_differenzler.state_dim(rules.spec)
 
 
@@ -62,6 +71,8 @@ def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) float32 arrays of length :func:`obs_dim` that hold every observation."""
     if rules.spec.kind == KIND_SCHIEBER:
         return np.zeros(observation.OBS_DIM, dtype=np.float32), observation.observation_high(rules)
+    if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
+        return observation_coiffeur.observation_bounds(rules)
     return observation_differenzler.observation_bounds(rules.spec)
 
 

@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from . import core, differenzler
+from . import coiffeur, core, differenzler, kernel
 from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, mask_of, names_of
 from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
-from .spec import ROUND_POINTS
+from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, ROUND_POINTS
 
 
 class IllegalActionError(ValueError):
@@ -272,6 +272,57 @@ class Round:
         """Differenzler: each player's penalty once the round is over, else None."""
         return self.score if self.is_over and self.spec.bidding == "prediction" else None
 
+    # ---- Coiffeur (issue 15)
+    def set_sheets(self, sheets: Any) -> None:
+        """Coiffeur: start this deal from given sheets (``{"0": {row: value}, "1": {...}}`` or a
+        list of two such dicts; rows not named are open), before anyone declared or pushed."""
+        self._need_coiffeur("set_sheets")
+        if self.phase != "contract" or self.view.pushed or self.view.declarer >= 0:
+            raise ValueError("set_sheets goes before the declaration: nobody may have pushed or declared")
+        coiffeur.set_sheets(self.state, sheets, self.rp, self.spec.rows)
+
+    def _need_coiffeur(self, what: str) -> None:
+        if self.spec.bidding != "declaration":
+            raise ValueError(f"{what} is for Coiffeur; this round plays {self.spec.name}")
+
+    @property
+    def sheets(self) -> list[dict[str, int | None]]:
+        """Coiffeur: both teams' sheets, {row label: value written, None while open}."""
+        self._need_coiffeur("sheets")
+        return coiffeur.sheets_of(self.state, self.spec.rows)
+
+    @property
+    def pushes(self) -> list[int]:
+        """Coiffeur: the players who pushed this deal, in order."""
+        self._need_coiffeur("pushes")
+        return coiffeur.pushes_of(self.state, self.spec.players)
+
+    @property
+    def row(self) -> str | None:
+        """Coiffeur: the label of the row declared this deal (None before)."""
+        self._need_coiffeur("row")
+        r = int(kernel.co_row(self.state))
+        return None if r < 0 else COIFFEUR_ROW_LABELS[r]
+
+    @property
+    def factor(self) -> int | None:
+        """Coiffeur: the declared row's factor (None before)."""
+        row = self.row
+        return None if row is None else self.rules.row_factors[self.spec.rows.index(row)]
+
+    @property
+    def declared_game(self) -> str | None:
+        """Coiffeur: what the declared row plays, in RECORDS.md's names ("H", "obenabe",
+        "slalom_U", ...; a Joker row its chosen contract); None before."""
+        self._need_coiffeur("declared_game")
+        return coiffeur.game_name(int(kernel.co_game(self.state)))
+
+    @property
+    def row_score(self) -> int | None:
+        """Coiffeur: what the declaring team wrote in its row (None before the deal ends)."""
+        self._need_coiffeur("row_score")
+        return self.score[self.declarer % 2] if self.is_over and self.declarer >= 0 else None
+
     def weis(self) -> list[dict[str, Any]]:
         """The Weis that score: [{"player", "cards", "points"}] (points before the multiplier)."""
         team = self.weis_team
@@ -283,7 +334,8 @@ class Round:
     def declared_weis(self, player: int) -> list[dict[str, Any]]:
         """Every Weis the player declares from the dealt hand (scoring or not)."""
         c = self.view.contract
-        if c < 0 or not self.rules.weis:
+        coiffeur_weis = self.rules.spec.kind == KIND_COIFFEUR and self.view.weis_team is not None
+        if c < 0 or not (self.rules.weis or coiffeur_weis):
             return []
         buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
         n = core.player_weis(self.view.dealt[player], c, (player - self.forehand) % self.spec.players,

@@ -44,11 +44,13 @@ from .rules import (
     WEIS_CMP_NO_TOP_CARD,
     WEIS_CMP_VAUD,
 )
-from .spec import MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS_NONE
+from .spec import COIFFEUR_ROW_LABELS, MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS_NONE
 
 N_CARDS = 36
 N_SUITS = 4
 N_RANKS = 9
+#: Coiffeur: the most rows a score sheet has
+CO_MAX_ROWS = len(COIFFEUR_ROW_LABELS)
 
 
 # ---------------------------------------------------------------------------------- state layout
@@ -105,6 +107,14 @@ S_WIN_POS = _L.take()                  # position in the current trick of the ca
 S_WIN_STRENGTH = _L.take()             # that card's strength (see card_strength)
 S_TRUMP_CARD = _L.take()               # Differenzler bottom_card: the shown card, -1 otherwise
 S_PREDICTIONS = _L.take(MAX_PLAYERS)   # Differenzler: each player's prediction, -1 = not yet made
+# ---- Coiffeur (issue 15), appended: the two score sheets (kept across the deals of a game, zeroed
+# by core.reset_match) and the deal's declaration. Row ids: spec.COIFFEUR_ROW_LABELS.
+S_CO_SHEET = _L.take(2 * CO_MAX_ROWS)  # value written in each row, team-major (team * 10 + row id)
+S_CO_FILLED = _L.take(2)               # per team: bit r = row r written
+S_CO_ROW = _L.take()                   # the row declared this deal, -1 before
+S_CO_GAME = _L.take()                  # its contract: 0..5, or CO_SLALOM_O.. CO_GUSCHTI_U; -1 before
+S_CO_ELIGIBLE = _L.take()              # bit p = player p's team has an open row (fixed at the deal)
+S_CO_PUSHERS = _L.take()               # bit p = player p pushed this deal (S_PUSHED counts them)
 S_SIZE = _L.size
 
 PHASE_CONTRACT = 0
@@ -645,3 +655,41 @@ def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
                 keep = np.int64(1) << (9 * s + JACK)
             m &= ~(SUIT_MASK[s] & ~keep)
     return m
+
+
+# ---------------------------------------------------------------------------------- Coiffeur accessors
+# ---- Coiffeur (issue 15), appended
+@njit(cache=True, error_model="numpy", inline="always")
+def co_sheet_value(st: np.ndarray, team: int, row: int) -> int:
+    """The value ``team`` wrote in row ``row`` (0 while the row is open)."""
+    return st[S_CO_SHEET + CO_MAX_ROWS * team + row]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_filled(st: np.ndarray, team: int) -> int:
+    """Bit r = ``team`` has written row r."""
+    return st[S_CO_FILLED + team]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_row(st: np.ndarray) -> int:
+    """The row declared this deal, -1 before."""
+    return st[S_CO_ROW]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_game(st: np.ndarray) -> int:
+    """The declared game: 0..5 a contract, 6..9 Slalom / Guschti from Obenabe / Undenufe; -1 before."""
+    return st[S_CO_GAME]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_pushers(st: np.ndarray) -> int:
+    """Bit p = player p pushed this deal."""
+    return st[S_CO_PUSHERS]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def co_eligible(st: np.ndarray) -> int:
+    """Bit p = player p's team had an open row when the deal began (the declaration's candidates)."""
+    return st[S_CO_ELIGIBLE]

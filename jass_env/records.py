@@ -13,10 +13,14 @@ game and so how the rest is read. Fields::
     dealer, forehand, hands[n][hand size]                           (required)
     Schieber:     pushed, declarer, contract                        (required; team = player % 2)
     Differenzler: predictions[n] (required), trump_card (bottom_card) or trump (random_suit)
+    Coiffeur:     pushes (players in order), declarer, row (label), contract (a Joker row's
+                  contract; "slalom_O" ...) (required); factor, row_score, sheets_before
+                  ({"0": {row: value}, "1": {...}}, the rows written before this deal) (optional)
     tricks        one per trick: {"leader": p, "plays": [[player, card, legal?] x n],
                   "winner"?, "points"?}
     Schieber:     weis, stoeck, points[2], match_team, score[2]      (optional)
     Differenzler: points[n], penalties[n]                            (optional)
+    Coiffeur:     weis, stoeck, points[2], match_team, score[2]      (optional; as Schieber)
 
 :func:`record_of` writes the record of a finished :class:`~jass_env.game.Round`, every optional
 field included (``legal`` is the engine's legal card list before each play, found by replaying the
@@ -81,7 +85,12 @@ FORMAT = "jass-record/1"
 DEFAULT_PRESET = "schieber"
 #: the fields every record of a game must have, by how the game bids
 REQUIRED_FIELDS = {"contract": ("dealer", "forehand", "hands", "pushed", "declarer", "contract", "tricks"),
-                   "prediction": ("dealer", "forehand", "hands", "predictions", "tricks")}
+                   "prediction": ("dealer", "forehand", "hands", "predictions", "tricks"),
+                   # ---- Coiffeur (issue 15)
+                   "declaration": ("dealer", "forehand", "hands", "pushes", "declarer", "row", "contract",
+                                   "tricks")}
+#: the games whose sides are two teams (Schieber's outcome fields)
+_TEAM_BIDDINGS = ("contract", "declaration")
 
 __all__ = ["FORMAT", "record_of", "record_line", "write_records", "check_records", "CheckReport",
            "Finding", "main"]
@@ -109,8 +118,14 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
         record["id"] = id
     hands = [round.dealt_hand(p) for p in range(round.spec.players)]
     record.update(dealer=round.dealer, forehand=round.forehand, hands=hands)
+    sheets = None
     if round.spec.bidding == "contract":
         record.update(pushed=round.pushed, declarer=round.declarer, contract=round.contract)
+        trump_card = trump = None
+    elif round.spec.bidding == "declaration":     # ---- Coiffeur (issue 15)
+        sheets = _sheets_before(round)
+        record.update(pushes=round.pushes, declarer=round.declarer, row=round.row, factor=round.factor,
+                      contract=round.declared_game, row_score=round.row_score, sheets_before=sheets)
         trump_card = trump = None
     else:
         trump_card, trump = _trump_fields(round)
@@ -118,7 +133,7 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
         record["predictions"] = round.predictions
 
     # the legal sets: replay the round from its dealt hands, reading the legal cards before each play
-    replay = _start_replay(rules, hands, round.dealer, _bidding_of(round), trump_card, trump)
+    replay = _start_replay(rules, hands, round.dealer, _bidding_of(round), trump_card, trump, sheets)
     tricks = []
     for trick in round.tricks:
         plays = []
@@ -150,10 +165,13 @@ def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]
 
 # ====================================================================================== engine glue
 def _start_replay(rules: Rules, hands: Sequence[Any], dealer: int, bidding: Sequence[str],
-                  trump_card: str | None = None, trump: str | None = None) -> Round:
-    """A fresh round on the given deal (Differenzler: with its trump), the bidding actions
-    applied: Schieber's push and contract, or Differenzler's predictions in turn."""
+                  trump_card: str | None = None, trump: str | None = None, sheets: Any = None) -> Round:
+    """A fresh round on the given deal (Differenzler: with its trump; Coiffeur: from ``sheets``),
+    the bidding actions applied: Schieber's push and contract, Differenzler's predictions in turn,
+    or Coiffeur's pushes and declaration."""
     r = Round(rules, hands=hands, dealer=dealer, seed=0, trump_card=trump_card, trump=trump)
+    if sheets is not None:
+        r.set_sheets(sheets)
     for action in bidding:
         r.step(action)
     return r
@@ -163,6 +181,8 @@ def _bidding_of(r: Round) -> list[str]:
     """The bidding actions of a round, in order."""
     if r.spec.bidding == "contract":
         return (["push"] if r.pushed else []) + [r.contract]
+    if r.spec.bidding == "declaration":
+        return ["push"] * len(r.pushes) + [_declaration_action(r.row, r.declared_game)]
     n = r.spec.players
     return [f"predict {r.predictions[(r.forehand + k) % n]}" for k in range(n)]
 
@@ -183,6 +203,10 @@ def _outcome(r: Round) -> dict[str, Any]:
     """The optional end-of-round fields of a finished round, as the engine computes them."""
     if r.spec.bidding == "prediction":
         return {"points": r.points, "penalties": r.penalties}
+    if r.spec.bidding == "declaration":           # ---- Coiffeur: Schieber's fields and the row
+        return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
+                "points": r.points, "match_team": r.match_team, "score": r.score, "factor": r.factor,
+                "row_score": r.row_score}
     return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
             "points": r.points, "match_team": r.match_team, "score": r.score}
 
@@ -262,6 +286,7 @@ class _Record:
     trump: str | None
     tricks: list[_Trick]
     outcome: dict[str, Any]                     # optional end-of-round fields present, parsed
+    sheets: Any = None                          # Coiffeur: the sheets before the deal
 
 
 def check_records(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes],
@@ -460,16 +485,20 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
         raise _Malformed(f"forehand is player {forehand}, but with dealer {dealer} it must be the next "
                          f"player, {(dealer + 1) % n}")
     hands = _parse_hands(obj["hands"], n, spec.hand_size)
-    trump_card = trump = None
+    trump_card = trump = sheets = None
     if spec.bidding == "contract":
         bidding = _parse_contract(obj, rules, forehand)
+    elif spec.bidding == "declaration":            # ---- Coiffeur (issue 15)
+        bidding, sheets = _parse_declaration(obj, rules)
+        _check_declaration(rules, hands, dealer, bidding, sheets, obj["declarer"])
     else:
         bidding = _parse_predictions(obj["predictions"], n, forehand)
         trump_card, trump = _parse_trump(obj, rules, hands, dealer)
     # who leads trick 1 is the engine's to say (forehand, or after a push maybe the declarer)
-    first_leader = _start_replay(rules, hands, dealer, bidding, trump_card, trump).leader
+    first_leader = _start_replay(rules, hands, dealer, bidding, trump_card, trump, sheets).leader
     tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks)
-    return _Record(rules, dealer, hands, bidding, trump_card, trump, tricks, _parse_outcome(obj, rules))
+    return _Record(rules, dealer, hands, bidding, trump_card, trump, tricks, _parse_outcome(obj, rules),
+                   sheets)
 
 
 def _parse_contract(obj: dict[str, Any], rules: Rules, forehand: int) -> list[str]:
@@ -522,6 +551,77 @@ def _parse_trump(obj: dict[str, Any], rules: Rules, hands: list[int],
         raise _Malformed(f"trump must be a suit letter {' '.join(SUITS)} under trump_mode random_suit, "
                          f"got {_kind(trump)}")
     return None, trump
+
+
+# ---- Coiffeur (issue 15)
+def _sheets_before(r: Round) -> dict[str, dict[str, int]]:
+    """The rows both teams had written before this deal (its own row taken out)."""
+    out = {}
+    for t, sheet in enumerate(r.sheets):
+        out[str(t)] = {label: v for label, v in sheet.items()
+                       if v is not None and not (t == r.declarer % 2 and label == r.row)}
+    return out
+
+
+def _declaration_action(row: str, game: str) -> str:
+    """The action name that declares ``row`` playing ``game`` (RECORDS.md's names)."""
+    if row.startswith("Joker"):
+        return f"declare {row} as {game}"
+    if row in ("Slalom", "Guschti"):
+        return f"declare {row} from {'obenabe' if game.endswith('_O') else 'undenufe'}"
+    return f"declare {game}"
+
+
+#: the contracts a row may play: its own contract, any for a Joker row, a direction for the others
+_ROW_GAMES = {**{row: (c,) for row, c in zip(("D", "H", "S", "C", "Obenabe", "Undenufe"), CONTRACTS)},
+              "Joker-1": CONTRACTS, "Joker-2": CONTRACTS, "Slalom": ("slalom_O", "slalom_U"),
+              "Guschti": ("guschti_O", "guschti_U")}
+
+
+def _parse_declaration(obj: dict[str, Any], rules: Rules) -> tuple[list[str], dict[str, Any] | None]:
+    """Coiffeur's pushes, declarer, row and contract as the bidding actions, and sheets_before."""
+    n = rules.spec.players
+    pushes = obj["pushes"]
+    if not isinstance(pushes, list):
+        raise _Malformed(f"pushes must be a list of players (in the order they pushed), got {_kind(pushes)}")
+    for p in pushes:
+        _player(p, "a player in pushes", n)
+    _player(obj["declarer"], "declarer", n)
+    rows = rules.spec.rows
+    row = obj["row"]
+    if row not in rows:
+        raise _Malformed(f"unknown row {_kind(row)}; rows of {rules.name}: {', '.join(rows)}")
+    game = obj["contract"]
+    if game not in _ROW_GAMES[row]:
+        raise _Malformed(f"row {row!r} cannot play contract {_kind(game)}; it plays "
+                         f"{', '.join(_ROW_GAMES[row])}")
+    sheets = obj.get("sheets_before")
+    if sheets is not None:
+        if not isinstance(sheets, dict) or set(sheets) - {"0", "1"}:
+            raise _Malformed(f"sheets_before must be an object {{'0': {{row: value}}, '1': {{...}}}}, "
+                             f"got {_kind(sheets)}")
+        for team, sheet in sheets.items():
+            if not isinstance(sheet, dict) or any(k not in rows or not _is_int(v) for k, v in sheet.items()):
+                raise _Malformed(f"sheets_before[{team!r}] must map rows of {rules.name} ({', '.join(rows)}) "
+                                 f"to integers, got {_kind(sheet)}")
+    return ["push"] * len(pushes) + [_declaration_action(row, game)], sheets
+
+
+def _check_declaration(rules: Rules, hands: list[int], dealer: int, bidding: list[str],
+                       sheets: dict[str, Any] | None, declarer: int) -> None:
+    """The pushes and the declaration must be the turns and legal actions the engine allows."""
+    r = Round(rules, hands=hands, dealer=dealer, seed=0)
+    if sheets is not None:
+        r.set_sheets(sheets)
+    for k, action in enumerate(bidding):
+        if not r.phase == "contract" or not r.legal_mask() >> r.parse_action(action) & 1:
+            legal = ", ".join(r.spec.action_names[int(a)] for a in r.legal_actions())
+            raise _Malformed(f"declaration: {action!r} by player {r.to_move} (step {k + 1}) is not legal "
+                             f"with these sheets; legal: {legal}")
+        r.step(action)
+    if r.declarer != declarer:
+        raise _Malformed(f"declarer is player {declarer}, but after the recorded pushes the engine's "
+                         f"declarer is player {r.declarer}")
 
 
 def _parse_hands(value: Any, n: int, hand_size: int) -> list[int]:
@@ -593,7 +693,7 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """The optional end-of-round fields present in the record, type-checked."""
     spec = rules.spec
     out: dict[str, Any] = {}
-    if spec.bidding == "contract" and "weis" in obj:
+    if spec.bidding in _TEAM_BIDDINGS and "weis" in obj:
         weis = obj["weis"]
         if not isinstance(weis, list):
             raise _Malformed(f"weis must be a list of {{\"player\", \"cards\", \"points\"}}, "
@@ -605,11 +705,11 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
             _card_set(w["cards"], "the cards of a Weis")
             _int(w["points"], "the points of a Weis")
         out["weis"] = weis
-    if spec.bidding == "contract" and "stoeck" in obj:
+    if spec.bidding in _TEAM_BIDDINGS and "stoeck" in obj:
         if obj["stoeck"] is not None:
             _player(obj["stoeck"], "stoeck", spec.players)
         out["stoeck"] = obj["stoeck"]
-    per_side = ("points", "score") if spec.bidding == "contract" else ("points", "penalties")
+    per_side = ("points", "score") if spec.bidding in _TEAM_BIDDINGS else ("points", "penalties")
     side_names = "[team0, team1]" if spec.sides == 2 else "one per player"
     for key in per_side:
         if key in obj:
@@ -618,7 +718,11 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
                 raise _Malformed(f"{key} must be a list of {spec.sides} integers {side_names}, "
                                  f"got {_kind(v)}")
             out[key] = v
-    if spec.bidding == "contract" and "match_team" in obj:
+    if spec.bidding == "declaration":              # ---- Coiffeur: the row's factor and score
+        for key in ("factor", "row_score"):
+            if obj.get(key) is not None:
+                out[key] = _int(obj[key], key)
+    if spec.bidding in _TEAM_BIDDINGS and "match_team" in obj:
         v = obj["match_team"]
         if v is not None and (not _is_int(v) or v not in (0, 1)):
             raise _Malformed(f"match_team must be a team 0 or 1, or null, got {_kind(v)}")
@@ -629,7 +733,7 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
 # -------------------------------------------------------------------------------------- replay
 def _replay(rec: _Record, report: Callable[..., None]) -> None:
     """Stage 2: replay a well-formed record with the engine and report every disagreement."""
-    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.bidding, rec.trump_card, rec.trump)
+    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.bidding, rec.trump_card, rec.trump, rec.sheets)
     for t, trick in enumerate(rec.tricks, 1):
         if trick.leader != r.leader:
             report(f"play out of turn: leader: record says player {trick.leader}, engine computes "

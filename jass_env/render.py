@@ -80,10 +80,13 @@ def render_table(state: np.ndarray, rules: str | Rules | None = None,
     view = core.StateView(st, rules.params)
     if rules.spec.bidding == "prediction":
         lines = _differenzler_lines(view, rules, show_hands)
+    elif rules.spec.bidding == "declaration":      # ---- Coiffeur (issue 15)
+        lines = _coiffeur_lines(view, rules, show_hands)
     else:
         lines = _schieber_lines(view, rules, show_hands)
     if view.is_over:
-        lines.append("Match over" if view.is_match and view.match_winner is not None else "Round over")
+        over = "Game over" if rules.spec.bidding == "declaration" else "Match over"
+        lines.append(over if view.is_match and view.match_winner is not None else "Round over")
     else:
         lines.append(f"To move: {player_name(view.to_move)}"
                      + (" (predicting)" if view.phase == core.PHASE_PREDICT else ""))
@@ -171,13 +174,15 @@ def _schieber_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
         ms = view.match_score
         line = (f"Match: team 0 {ms[0]} · team 1 {ms[1]} ({target}, "
                 f"{view.rounds_done} rounds completed)")
-        w = view.match_winner
-        if w in (0, 1):
-            line += f": team {w} wins"
-        elif w == 2:
-            line += ": a draw"
-        lines.append(line)
+        lines.append(line + _team_result(view.match_winner))
     return lines
+
+
+def _team_result(winner: int | None) -> str:
+    """": team w wins", ": a draw" (winner 2) or "" (undecided) after a line of team totals."""
+    if winner in (0, 1):
+        return f": team {winner} wins"
+    return ": a draw" if winner == 2 else ""
 
 
 def _differenzler_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
@@ -212,6 +217,46 @@ def _differenzler_lines(view: core.StateView, rules: Rules, show_hands: ShowHand
         if view.match_winner is not None:
             line += f": {player_name(view.match_winner)} wins"
         lines.append(line)
+    return lines
+
+
+# ---- Coiffeur (issue 15)
+def _coiffeur_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
+    """Head, the declaration (pushes, row, factor, game), hands, tricks, then both score sheets."""
+    from . import coiffeur
+    from .kernel import co_game, co_row
+    from .spec import COIFFEUR_ROW_LABELS
+
+    st, rows = view.st, rules.spec.rows
+    lines = [_head(view, f"{rules.spec.title} ({rules.name})", f" of {rules.match_rounds}")]
+    pushes = coiffeur.pushes_of(st, view.players)
+    pushed = f"; pushed by {', '.join(player_name(p) for p in pushes)}" if pushes else ""
+    row = int(co_row(st))
+    if row < 0:
+        forced = " (must declare)" if view.phase == core.PHASE_CONTRACT and coiffeur.must_declare(st) else ""
+        lines.append(f"Row: not declared yet, {player_name(view.to_move)} to declare or push{forced}{pushed}")
+    else:
+        label = COIFFEUR_ROW_LABELS[row]
+        game = coiffeur.game_name(int(co_game(st)))
+        lines.append(f"Row: {label} ×{rules.row_factors[rows.index(label)]} playing {game}, declared by "
+                     f"{player_name(view.declarer)} (team {view.declarer % 2}, leads trick 1){pushed}")
+    for p in range(view.players):
+        lines.append(_hand_line(view, p, f"{player_name(p)} (team {p % 2})", show_hands))
+    lines += _trick_lines(view)
+    pts, tw = view.points, view.tricks_won
+    lines.append(f"Card points: team 0 {pts[0]} · team 1 {pts[1]} | tricks {tw[0]} : {tw[1]}")
+    if view.is_over and row >= 0:
+        lines.append(f"Row score: team {view.declarer % 2} writes {view.score[view.declarer % 2]}")
+    sheets = coiffeur.sheets_of(st, rows)
+    width = max(len(label) for label in rows) + 4
+    lines.append("Sheets".ljust(width) + "team 0".rjust(8) + "team 1".rjust(8))
+    for label, factor in zip(rows, rules.row_factors):
+        values = [sheets[t][label] for t in range(2)]
+        cells = "".join(("—" if v is None else str(v)).rjust(8) for v in values)
+        lines.append(f"{label} ×{factor}".ljust(width) + cells)
+    ms = view.match_score
+    lines.append("Total".ljust(width) + str(ms[0]).rjust(8) + str(ms[1]).rjust(8)
+                 + _team_result(view.match_winner))
     return lines
 
 

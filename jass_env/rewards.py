@@ -29,6 +29,16 @@ Differenzler (n players alone; the round's score of a player is his penalty, low
     -1/(n-1); 0 at the other round ends.
 
 ``"tricks"`` does not exist in Differenzler: a penalty is only known when the round ends.
+
+Coiffeur (teams as Schieber; only the declaring team writes a row; ``r[0] = r[2] = -r[1] = -r[3]``):
+
+``"points"`` (default)
+    When a deal ends (every deal of a whole game), every player gets its team's row score minus
+    the opponents' (one of the two is 0), divided by :func:`coiffeur_reward_scale` = 157 x the
+    game's largest row factor (1256 in ``coiffeur``): a Match in the top row is about +1.6.
+``"win"``
+    Whole-game episodes: +1 / -1 / 0 for winning / losing / drawing the game when it ends (the
+    higher sheet total), 0 at the other deals; single deals: the sign of the row score difference.
 """
 
 from __future__ import annotations
@@ -37,14 +47,15 @@ import numpy as np
 from numba import njit
 
 from . import core, kernel
-from .rules import RP_KIND, Rules
-from .spec import KIND_DIFFERENZLER, KIND_SCHIEBER, ROUND_POINTS
+from .rules import RP_CO_FACTOR, RP_KIND, Rules
+from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, ROUND_POINTS
 
 REWARD_KINDS = ("points", "win", "tricks")
 REWARD_POINTS, REWARD_WIN, REWARD_TRICKS = 0, 1, 2
 REWARD_SCALE = float(ROUND_POINTS)
 #: the kinds each rules family has, by spec.KIND_*
-_KINDS_OF_FAMILY = {KIND_SCHIEBER: REWARD_KINDS, KIND_DIFFERENZLER: ("points", "win")}
+_KINDS_OF_FAMILY = {KIND_SCHIEBER: REWARD_KINDS, KIND_DIFFERENZLER: ("points", "win"),
+                    KIND_COIFFEUR: ("points", "win")}
 
 
 def reward_kinds(rules: Rules | None = None) -> tuple[str, ...]:
@@ -68,22 +79,26 @@ def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, ou
     """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
     per player of the game)."""
     if rp[RP_KIND] == KIND_SCHIEBER:
-        _schieber_step(st, action, rp, kind, out)
+        _schieber_step(st, action, rp, kind, out, REWARD_SCALE)
+    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+        _coiffeur_step(st, action, rp, kind, out)
     else:
         _differenzler_step(st, action, rp, kind, out)
 
 
 @njit(cache=True, inline="always")
-def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
+def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray,
+                   scale: float) -> None:
+    """Team rewards (score differences / ``scale``: 157 in Schieber, Coiffeur's own scale)."""
     before = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     core.apply_action(st, action, rp)
     after = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     r = 0.0
     if kind == REWARD_TRICKS:
-        r = (after - before) / REWARD_SCALE
+        r = (after - before) / scale
     elif kernel.phase(st) == kernel.PHASE_OVER:
         if kind == REWARD_POINTS:
-            r = after / REWARD_SCALE
+            r = after / scale
         elif kernel.is_match(st):
             w = kernel.match_winner(st)
             r = 1.0 if w == 0 else (-1.0 if w == 1 else 0.0)
@@ -126,3 +141,20 @@ def _differenzler_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, o
         if k < n:
             for p in range(n):
                 out[p] = 1.0 / k if kernel.score_of(st, p) == best else -1.0 / (n - k)
+
+
+# ---- Coiffeur (issue 15)
+@njit(cache=True, inline="always")
+def coiffeur_reward_scale(rp: np.ndarray) -> float:
+    """157 x the largest row factor of the Coiffeur game of ``rp``: the ``"points"`` normalizer."""
+    largest = 1
+    for r in range(len(COIFFEUR_ROW_LABELS)):
+        largest = max(largest, rp[RP_CO_FACTOR + r])
+    return REWARD_SCALE * largest
+
+
+@njit(cache=True)            # a real call: one more inlined apply_action would slow the compile
+def _coiffeur_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
+    """Schieber's team rewards on the row scores, divided by the Coiffeur scale (one division,
+    so the AEC env's float64 and the batched env's float32 rewards round alike)."""
+    _schieber_step(st, action, rp, kind, out, coiffeur_reward_scale(rp))

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .cards import CONTRACTS, NATURAL_RANKS, RANKS
-from .spec import KIND_SCHIEBER, SPECS, GameSpec
+from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_SCHIEBER, SPECS, GameSpec
 
 
 class RulesError(ValueError):
@@ -47,6 +47,16 @@ PREDICTIONS = ("hidden", "open")
 #: Differenzler's -10 for an exact 0: "never", or "zero_point_trick" (with a trick won)
 ZERO_BID_BONUSES = ("never", "zero_point_trick")
 ZERO_BID_NEVER, ZERO_BID_ZERO_POINT_TRICK = range(2)
+# ---- Coiffeur (issue 15)
+#: Coiffeur Weis and Stöck: "off" (Swisslos), or "except_joker" (scored, times the row factor,
+#: in every row but the Joker rows)
+COIFFEUR_WEIS = ("off", "except_joker")
+CO_WEIS_OFF, CO_WEIS_EXCEPT_JOKER = range(2)
+#: Slalom and Guschti card values: those of the "starting" direction for every trick, or "per_trick"
+SLALOM_VALUES = ("starting", "per_trick")
+SLALOM_VALUES_STARTING, SLALOM_VALUES_PER_TRICK = range(2)
+#: the switches only Coiffeur has (left out of other games' switches())
+COIFFEUR_SWITCHES = ("row_factors", "kontermatsch_penalty", "match_premium", "coiffeur_weis", "slalom_values")
 
 _OFFICIAL_QUADS = {"6": 100, "7": 100, "8": 100, "9": 150, "10": 100, "J": 200, "Q": 100,
                    "K": 100, "A": 100}
@@ -111,12 +121,23 @@ class Rules:
     predictions: str = "hidden"
     #: Differenzler: "never", or "zero_point_trick" (an exact 0 with a trick won also gets -10)
     zero_bid_bonus: str = "never"
+    # ---- Coiffeur (issue 15)
+    #: Coiffeur: the factor of each row of the game's sheet, in the spec's row order
+    row_factors: tuple[int, ...] = ()
+    #: Coiffeur: a Kontermatsch (the defenders take all 9 tricks) writes -penalty x factor
+    kontermatsch_penalty: int = 0
+    #: Coiffeur: added, unmultiplied, to the row of a declaring team that took all 9 tricks
+    match_premium: int = 0
+    #: Coiffeur Weis and Stöck: "off" or "except_joker"
+    coiffeur_weis: str = "off"
+    #: Coiffeur Slalom and Guschti card values: "starting" direction's, or "per_trick"
+    slalom_values: str = "starting"
 
     # ------------------------------------------------------------------ construction
     @staticmethod
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
-        differenzler, differenzler3."""
+        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -141,6 +162,8 @@ class Rules:
         for f in dataclasses.fields(self):
             if f.name in ("name", "game"):
                 continue
+            if f.name in COIFFEUR_SWITCHES and self.spec.kind != KIND_COIFFEUR:
+                continue              # Coiffeur's own switches exist only in Coiffeur
             v = getattr(self, f.name)
             if f.name == "quad_values":
                 v = dict(v)
@@ -204,6 +227,16 @@ def _coerce(key: str, value: Any, rules: Rules) -> Any:
         return _as_tuple(key, value, _CONTRACTS_ALLOWED)
     if key == "sequence_values":
         return _as_tuple(key, value, _SEQUENCES_ALLOWED)
+    if key == "row_factors":          # Coiffeur: a list in row order, or {label: factor} merged
+        if isinstance(value, Mapping):
+            merged = dict(zip(rules.spec.rows, rules.row_factors))
+            for label, f in value.items():
+                if label not in merged:
+                    raise RulesError(f"row_factors: unknown row {label!r}; rows of {rules.game}: "
+                                     f"{', '.join(rules.spec.rows) or 'none'}")
+                merged[label] = f
+            return tuple(merged[label] for label in rules.spec.rows)
+        return _as_tuple(key, value, _row_factors_allowed(rules.spec))
     if key == "quad_values":
         if not isinstance(value, Mapping):
             raise RulesError(f"quad_values must be a mapping of rank to points, e.g. "
@@ -243,7 +276,8 @@ def _validate(r: Rules) -> None:
     choices = {"undertrump_rule": UNDERTRUMP_RULES, "weis_comparison": WEIS_COMPARISONS,
                "match_finish": MATCH_FINISHES, "first_forehand": FIRST_FOREHANDS,
                "leader_after_push": LEADERS_AFTER_PUSH, "trump_mode": TRUMP_MODES,
-               "predictions": PREDICTIONS, "zero_bid_bonus": ZERO_BID_BONUSES}
+               "predictions": PREDICTIONS, "zero_bid_bonus": ZERO_BID_BONUSES,
+               "coiffeur_weis": COIFFEUR_WEIS, "slalom_values": SLALOM_VALUES}
     for key, allowed in choices.items():
         if getattr(r, key) not in allowed:
             raise bad(key, getattr(r, key), ", ".join(allowed))
@@ -258,7 +292,8 @@ def _validate(r: Rules) -> None:
     if len(r.multipliers) != 6 or not all(_is_int(m) and 1 <= m <= 100 for m in r.multipliers):
         raise bad("multipliers", r.multipliers, _MULTIPLIERS_ALLOWED)
     for key, hi in (("stoeck", 1000), ("match_bonus", 1000), ("target", 100_000),
-                    ("match_rounds", 10_000), ("bergpreis", 10_000)):
+                    ("match_rounds", 10_000), ("bergpreis", 10_000), ("kontermatsch_penalty", 1000),
+                    ("match_premium", 1000)):
         v = getattr(r, key)
         if not _is_int(v) or not 0 <= v <= hi:
             raise bad(key, v, f"an integer 0..{hi}")
@@ -280,6 +315,39 @@ _FIXED_IN_GAME["differenzler3"] = _FIXED_IN_GAME["differenzler"]
 #: the trump modes each game allows
 _TRUMP_MODES_OF_GAME = {"schieber": ("chosen",), "differenzler": ("bottom_card", "random_suit"),
                         "differenzler3": ("bottom_card", "random_suit")}
+# ---- Coiffeur (issue 15): the declarer leads; the rows' factors replace the multipliers; Weis
+# and Stöck only through coiffeur_weis; a game is one deal per row of both sheets
+for _game in ("coiffeur", "coiffeur6", "coiffeur10"):
+    _FIXED_IN_GAME[_game] = {"predictions": "hidden", "zero_bid_bonus": "never", "contracts": CONTRACTS,
+                             "push": True, "leader_after_push": "declarer", "weis": False,
+                             "multipliers": (1, 1, 1, 1, 1, 1), "target": 0, "bergpreis": 0,
+                             "first_forehand": "random", "match_finish": "official",
+                             "match_rounds": 2 * len(SPECS[_game].rows)}
+    _TRUMP_MODES_OF_GAME[_game] = ("chosen",)
+
+
+def _row_factors_allowed(spec: GameSpec) -> str:
+    return (f"one integer 1..100 per row of {spec.name} ({', '.join(spec.rows)}), as a list in that "
+            f"order or a dict {{row: factor}}")
+
+
+_RULES_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+
+
+def _validate_coiffeur(r: Rules) -> None:
+    """Coiffeur's switches: a factor per row in Coiffeur, their defaults in every other game."""
+    if r.spec.kind != KIND_COIFFEUR:
+        for key in COIFFEUR_SWITCHES:
+            default = _RULES_FIELDS[key].default
+            if getattr(r, key) != default:
+                raise RulesError(f"rule switch {key!r} is Coiffeur's and does not apply to {r.game}, "
+                                 f"got {getattr(r, key)!r}")
+        return
+    rows = r.spec.rows
+    if (not isinstance(r.row_factors, tuple) or len(r.row_factors) != len(rows)
+            or not all(_is_int(f) and 1 <= f <= 100 for f in r.row_factors)):
+        raise RulesError(f"bad value {r.row_factors!r} for rule switch 'row_factors'; allowed: "
+                         f"{_row_factors_allowed(r.spec)}")
 
 
 def _validate_for_game(r: Rules) -> None:
@@ -291,6 +359,7 @@ def _validate_for_game(r: Rules) -> None:
     if r.trump_mode not in _TRUMP_MODES_OF_GAME[r.game]:
         raise RulesError(f"bad value {r.trump_mode!r} for rule switch 'trump_mode' in {r.game}; "
                          f"allowed: {', '.join(_TRUMP_MODES_OF_GAME[r.game])}")
+    _validate_coiffeur(r)
     if r.spec.kind != KIND_SCHIEBER and r.match_rounds == 0:
         raise RulesError(f"bad value 0 for rule switch 'match_rounds' in {r.game}: a game is a fixed "
                          f"number of rounds; allowed: an integer 1..10000")
@@ -321,6 +390,10 @@ DIFFERENZLER = dataclasses.replace(
     undertrump_rule="only_if_void", match_rounds=12, trump_mode="bottom_card")
 PRESETS["differenzler"] = DIFFERENZLER
 PRESETS["differenzler3"] = dataclasses.replace(DIFFERENZLER, name="differenzler3", game="differenzler3")
+# ---- Coiffeur (issue 15): each row's factor is its place on the sheet (S 1, C 2, D 3, H 4, ...)
+for _game in ("coiffeur", "coiffeur6", "coiffeur10"):
+    PRESETS[_game] = dataclasses.replace(SCHIEBER, name=_game, game=_game, **_FIXED_IN_GAME[_game],
+                                         row_factors=tuple(range(1, len(SPECS[_game].rows) + 1)))
 
 
 def presets_of(game: str) -> tuple[str, ...]:
@@ -363,7 +436,13 @@ RP_TRICKS = RP_KIND + 4
 RP_TRUMP_MODE = RP_KIND + 5   # index into TRUMP_MODES
 RP_PREDICTIONS_OPEN = RP_KIND + 6
 RP_ZERO_BID = RP_KIND + 7     # index into ZERO_BID_BONUSES
-RP_SIZE = RP_KIND + 8
+# ---- Coiffeur (issue 15), appended
+RP_CO_FACTOR = RP_KIND + 8    # 10: factor per Coiffeur row id (spec.COIFFEUR_ROW_LABELS), 0 = no such row
+RP_CO_KONTER_PENALTY = RP_CO_FACTOR + len(COIFFEUR_ROW_LABELS)
+RP_CO_MATCH_PREMIUM = RP_CO_KONTER_PENALTY + 1
+RP_CO_WEIS = RP_CO_KONTER_PENALTY + 2         # index into COIFFEUR_WEIS
+RP_CO_SLALOM_VALUES = RP_CO_KONTER_PENALTY + 3  # index into SLALOM_VALUES
+RP_SIZE = RP_CO_KONTER_PENALTY + 4
 
 # Card points by rank offset (A K Q J 10 9 8 7 6), docs/rules.md "The deck".
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
@@ -420,6 +499,13 @@ def _params(r: Rules) -> np.ndarray:
     p[RP_TRUMP_MODE] = TRUMP_MODES.index(r.trump_mode)
     p[RP_PREDICTIONS_OPEN] = PREDICTIONS.index(r.predictions)
     p[RP_ZERO_BID] = ZERO_BID_BONUSES.index(r.zero_bid_bonus)
+    # ---- Coiffeur (issue 15)
+    for label, factor in zip(spec.rows, r.row_factors):
+        p[RP_CO_FACTOR + COIFFEUR_ROW_LABELS.index(label)] = factor
+    p[RP_CO_KONTER_PENALTY] = r.kontermatsch_penalty
+    p[RP_CO_MATCH_PREMIUM] = r.match_premium
+    p[RP_CO_WEIS] = COIFFEUR_WEIS.index(r.coiffeur_weis)
+    p[RP_CO_SLALOM_VALUES] = SLALOM_VALUES.index(r.slalom_values)
     return p
 
 

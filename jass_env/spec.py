@@ -16,6 +16,9 @@ game            players teams     cards  tricks trump            actions round s
 schieber        4       pairs     9      9      chosen (or push) 43      team points
 differenzler    4       none      9      9      bottom card      194     penalty |pred − pts|
 differenzler3   3       none      12     12     bottom card      194     penalty |pred − pts|
+coiffeur        4       pairs     9      9      declared row     55      a row of the sheet
+coiffeur6       4       pairs     9      9      declared row     43      a row of the sheet
+coiffeur10      4       pairs     9      9      declared row     59      a row of the sheet
 =============== ======= ========= ====== ====== ================ ======= =====================
 
 The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
@@ -35,6 +38,8 @@ TEAMS_NONE, TEAMS_PAIRS, TEAMS_ALTERNATE = range(3)
 
 #: the rules families of the compiled engine (how phases run and rounds score)
 KIND_SCHIEBER, KIND_DIFFERENZLER = range(2)
+# ---- Coiffeur (issue 15): its rules family, appended
+KIND_COIFFEUR = 2
 
 #: points of one round's cards with the last trick's 5 (docs/rules.md "The deck"), in every game of 36 cards
 ROUND_POINTS = 157
@@ -59,12 +64,19 @@ class GameSpec:
     teams: int
     hand_size: int
     tricks: int
-    #: the phase before card play: "contract" (Schieber's choice or push) or "prediction"
+    #: the phase before card play: "contract" (Schieber's choice or push), "prediction" or
+    #: "declaration" (Coiffeur: a row of one's team's sheet, or push)
     bidding: str
     #: every action's name, index = action id (cards first)
     action_names: tuple[str, ...] = field(repr=False, default=())
     #: the first action after the cards (a contract, or the prediction of 0 points)
     phase_action_offset: int = N_CARDS
+    # ---- Coiffeur (issue 15)
+    #: the rows of each team's score sheet, labels of COIFFEUR_ROW_LABELS in sheet order (() = none)
+    rows: tuple[str, ...] = ()
+    #: the environments' episode unless told otherwise: "round" (one deal) or "match" (Coiffeur:
+    #: the whole game, since which row to spend on which hand is the game)
+    default_episode: str = "round"
 
     @property
     def n_actions(self) -> int:
@@ -87,6 +99,16 @@ class GameSpec:
 SCHIEBER_ACTIONS = CARD_ACTION_NAMES + tuple(f"choose {c}" for c in CONTRACTS) + ("push",)
 DIFFERENZLER_ACTIONS = CARD_ACTION_NAMES + tuple(f"predict {k}" for k in range(N_PREDICTIONS))
 
+# ---- Coiffeur (issue 15): the rows of a score sheet and the declaration actions
+#: every Coiffeur row; index = the engine's row id (the contract rows share the contract's number)
+COIFFEUR_ROW_LABELS = ("D", "H", "S", "C", "Obenabe", "Undenufe", "Joker-1", "Joker-2", "Slalom", "Guschti")
+COIFFEUR6_ACTIONS = (CARD_ACTION_NAMES + tuple(f"declare {c}" for c in CONTRACTS) + ("push",))
+COIFFEUR_ACTIONS = COIFFEUR6_ACTIONS + tuple(f"declare Joker-{j + 1} as {c}" for j in range(2)
+                                             for c in CONTRACTS)
+COIFFEUR10_ACTIONS = COIFFEUR_ACTIONS + ("declare Slalom from obenabe", "declare Slalom from undenufe",
+                                         "declare Guschti from obenabe", "declare Guschti from undenufe")
+_BASE_ROWS = ("S", "C", "D", "H", "Obenabe", "Undenufe")
+
 SPECS: dict[str, GameSpec] = {
     "schieber": GameSpec("schieber", "Schieber", KIND_SCHIEBER, players=4, teams=TEAMS_PAIRS,
                          hand_size=9, tricks=9, bidding="contract", action_names=SCHIEBER_ACTIONS),
@@ -96,6 +118,18 @@ SPECS: dict[str, GameSpec] = {
     "differenzler3": GameSpec("differenzler3", "Differenzler for three", KIND_DIFFERENZLER, players=3,
                               teams=TEAMS_NONE, hand_size=12, tricks=12, bidding="prediction",
                               action_names=DIFFERENZLER_ACTIONS),
+    # ---- Coiffeur (issue 15)
+    "coiffeur": GameSpec("coiffeur", "Coiffeur", KIND_COIFFEUR, players=4, teams=TEAMS_PAIRS, hand_size=9,
+                         tricks=9, bidding="declaration", action_names=COIFFEUR_ACTIONS,
+                         rows=_BASE_ROWS + ("Joker-1", "Joker-2"), default_episode="match"),
+    "coiffeur6": GameSpec("coiffeur6", "Coiffeur (six rows)", KIND_COIFFEUR, players=4, teams=TEAMS_PAIRS,
+                          hand_size=9, tricks=9, bidding="declaration", action_names=COIFFEUR6_ACTIONS,
+                          rows=_BASE_ROWS, default_episode="match"),
+    "coiffeur10": GameSpec("coiffeur10", "Coiffeur with Slalom and Guschti", KIND_COIFFEUR, players=4,
+                           teams=TEAMS_PAIRS, hand_size=9, tricks=9, bidding="declaration",
+                           action_names=COIFFEUR10_ACTIONS,
+                           rows=_BASE_ROWS + ("Slalom", "Guschti", "Joker-1", "Joker-2"),
+                           default_episode="match"),
 }
 
 #: the family's largest game, which sizes the engine's state layout

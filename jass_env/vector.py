@@ -50,7 +50,7 @@ from numba import njit, prange
 from . import core, encoding, kernel, rewards
 from .game import IllegalActionError, seed_to_rng_state
 from .rules import RP_KIND, Rules, make_rules
-from .spec import KIND_SCHIEBER
+from .spec import KIND_COIFFEUR, KIND_SCHIEBER
 
 EPISODES = ("round", "match")
 
@@ -166,7 +166,7 @@ def _round_winner(st: np.ndarray, rp: np.ndarray) -> int:
     sides = kernel.n_sides(rp)
     best = 0
     tied = False
-    schieber = rp[RP_KIND] == KIND_SCHIEBER
+    schieber = rp[RP_KIND] == KIND_SCHIEBER or rp[RP_KIND] == KIND_COIFFEUR   # higher score wins
     for s in range(1, sides):
         a, b = kernel.score_of(st, s), kernel.score_of(st, best)
         if (a > b) if schieber else (a < b):
@@ -294,15 +294,17 @@ class VectorJassEnv:
         use compiles the parallel kernels (about a minute, then cached).
     """
 
-    def __init__(self, num_envs: int, rules: str | Rules | None = None, episode: str = "round",
+    def __init__(self, num_envs: int, rules: str | Rules | None = None, episode: str | None = None,
                  reward: str = "points", check_actions: bool = True, state_obs: bool = False,
                  parallel: bool = False) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        if episode not in EPISODES:
-            raise ValueError(f"unknown episode {episode!r}; valid episodes: {', '.join(EPISODES)}")
         self.num_envs = int(num_envs)
         self.rules = make_rules(rules)
+        if episode is None:                   # Coiffeur: the whole game; the others one round
+            episode = self.rules.spec.default_episode
+        if episode not in EPISODES:
+            raise ValueError(f"unknown episode {episode!r}; valid episodes: {', '.join(EPISODES)}")
         self.rp = self.rules.params
         self.episode = episode
         self.reward = reward

@@ -96,7 +96,7 @@ class JassGymEnv(gymnasium.Env):
     def __init__(self, seat: int = 0, opponents: Policy | Sequence[Policy] = None, partner: Policy = None,
                  rules: str | Rules | None = None, *, game: str | None = None,
                  rule_overrides: dict[str, Any] | None = None,
-                 episode: str = "round", reward: str = "points", flat: bool = False,
+                 episode: str | None = None, reward: str = "points", flat: bool = False,
                  illegal_action: str = "penalty", illegal_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
         if illegal_action not in ILLEGAL_ACTIONS:
@@ -240,6 +240,9 @@ __all__ = ["JassGymEnv", "RandomLegalAgent", "ILLEGAL_ACTIONS"]
 if "jass_env/Jass-v0" not in gymnasium.registry:
     gymnasium.register(id="jass_env/Jass-v0", entry_point="jass_env.wrappers:JassGymEnv")
 for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
-                   ("differenzler3", "jass_env/Differenzler3-v0")):
+                   ("differenzler3", "jass_env/Differenzler3-v0"),
+                   # ---- Coiffeur (issue 15)
+                   ("coiffeur", "jass_env/Coiffeur-v0"), ("coiffeur6", "jass_env/Coiffeur6-v0"),
+                   ("coiffeur10", "jass_env/Coiffeur10-v0")):
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})

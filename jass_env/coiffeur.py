@@ -1,0 +1,384 @@
+"""Coiffeur's own rules over the trick kernel: score sheets, the declaration cycle, row scores.
+
+Two teams (``pairs``: 0 & 2 against 1 & 3), each with a score sheet of one row per contract, each
+row with a factor (docs/rules.md "Coiffeur"). Each deal one player declares one of **his own
+team's** open rows (a Joker row with any of the six contracts, Slalom and Guschti with a starting
+direction) or pushes to the next eligible player; a player whose team has no open row is skipped;
+after every eligible player has pushed once, the first of them (from forehand) must declare. The
+declarer leads trick 1. Only the declaring team writes: ``factor x (card points + the Match bonus
+if it took all 9 tricks)`` (+ ``match_premium``); a Kontermatsch (the defenders take all 9
+tricks) writes 0 or ``-kontermatsch_penalty x factor``. With ``coiffeur_weis = "except_joker"``
+the declaring team's Weis and Stöck count too, times the factor, except in the Joker rows. The
+game (the engine's match) ends when both sheets are full: the higher total wins, equal totals
+draw (``S_MATCH_WINNER`` = 2).
+
+Slalom alternates Obenabe and Undenufe trick by trick from the chosen direction; Guschti plays 5
+tricks in the chosen direction, then 4 in the other. ``S_CONTRACT`` holds the current trick's
+direction (so legal cards and trick winners are the kernel's), ``S_CO_GAME`` the declared game.
+
+Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` for conventions.
+The phase functions are real calls, not inlined: they run once a deal (or once a trick), and
+inlining them (with Schieber's Weis contest) into every caller of ``core.apply_action`` would
+make the engine's compile time and memory grow several-fold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .kernel import (
+    CO_MAX_ROWS,
+    KING_QUEEN,
+    OBENABE,
+    PHASE_CONTRACT,
+    PHASE_OVER,
+    PHASE_PLAY,
+    S_CO_ELIGIBLE,
+    S_CO_FILLED,
+    S_CO_GAME,
+    S_CO_PUSHERS,
+    S_CO_ROW,
+    S_CO_SHEET,
+    S_CONTRACT,
+    S_DEALT,
+    S_DECLARER,
+    S_FOREHAND,
+    S_LEADER,
+    S_MATCH,
+    S_MATCH_SCORE,
+    S_MATCH_TEAM,
+    S_MATCH_WINNER,
+    S_PHASE,
+    S_POINTS,
+    S_PUSHED,
+    S_ROUND_NO,
+    S_SCORE,
+    S_STOECK_PLAYER,
+    S_STOECK_SHOWN,
+    S_TO_MOVE,
+    S_TRICKS_WON,
+    S_WEIS_POINTS,
+    S_WEIS_TEAM,
+    UNDENUFE,
+    n_players,
+    popcount,
+    seat_after,
+)
+from .rules import (
+    CO_WEIS_EXCEPT_JOKER,
+    RP_CO_FACTOR,
+    RP_CO_KONTER_PENALTY,
+    RP_CO_MATCH_PREMIUM,
+    RP_CO_SLALOM_VALUES,
+    RP_CO_WEIS,
+    RP_MATCH_BONUS,
+    RP_STOECK,
+    RP_TRICKS,
+    SLALOM_VALUES_PER_TRICK,
+)
+from .schieber import DRAW, TEAMS
+from .schieber import _decide_weis as decide_weis  # Schieber's Weis contest, shared as it is
+
+# row ids (spec.COIFFEUR_ROW_LABELS): the contract rows share the contract's number
+ROW_JOKER_1, ROW_JOKER_2, ROW_SLALOM, ROW_GUSCHTI = 6, 7, 8, 9
+N_CONTRACTS = 6
+# declared games beyond the six contracts (S_CO_GAME)
+CO_SLALOM_O, CO_SLALOM_U, CO_GUSCHTI_O, CO_GUSCHTI_U = 6, 7, 8, 9
+#: RECORDS.md names of the games 6..9
+SPECIAL_GAME_NAMES = ("slalom_O", "slalom_U", "guschti_O", "guschti_U")
+#: Guschti: this many tricks in the starting direction, then the rest in the other
+GUSCHTI_FIRST = 5
+
+# the action layout (VARIANTS.md §2): 36 + c declares contract row c, 42 pushes,
+# 43 + 6 j + c declares Joker row j as contract c, 55..58 Slalom / Guschti from O / U
+DECLARE_OFFSET = 36
+PUSH = 42
+JOKER_OFFSET = 43
+SPECIAL_OFFSET = JOKER_OFFSET + 2 * N_CONTRACTS
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def rows_mask(rp: np.ndarray) -> int:
+    """Bit r = row r is on this game's sheets."""
+    m = 0
+    for r in range(CO_MAX_ROWS):
+        if rp[RP_CO_FACTOR + r] > 0:
+            m |= 1 << r
+    return m
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def open_rows(st: np.ndarray, team: int, rp: np.ndarray) -> int:
+    """Bit r = row r of ``team``'s sheet is still open."""
+    return rows_mask(rp) & ~st[S_CO_FILLED + team]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def row_of_action(action: int) -> int:
+    """The row a declaration action (36..58, not the push) declares."""
+    if action < PUSH:
+        return action - DECLARE_OFFSET
+    if action < SPECIAL_OFFSET:
+        return ROW_JOKER_1 + (action - JOKER_OFFSET) // N_CONTRACTS
+    return ROW_SLALOM + (action - SPECIAL_OFFSET) // 2
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def game_of_action(action: int) -> int:
+    """The game (0..5 a contract, 6..9 Slalom/Guschti from O/U) a declaration action plays."""
+    if action < PUSH:
+        return action - DECLARE_OFFSET
+    if action < SPECIAL_OFFSET:
+        return (action - JOKER_OFFSET) % N_CONTRACTS
+    return CO_SLALOM_O + (action - SPECIAL_OFFSET)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def trick_direction(game: int, trick: int) -> int:
+    """The contract that ranks trick ``trick`` (0-based) of ``game``: the contract itself, or
+    Obenabe / Undenufe by the Slalom or Guschti schedule."""
+    if game < N_CONTRACTS:
+        return game
+    start = OBENABE if (game - CO_SLALOM_O) % 2 == 0 else UNDENUFE
+    other = OBENABE + UNDENUFE - start
+    if game < CO_GUSCHTI_O:
+        return start if trick % 2 == 0 else other
+    return start if trick < GUSCHTI_FIRST else other
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def values_contract(st: np.ndarray, trick: int, rp: np.ndarray) -> int:
+    """The contract whose card values count trick ``trick``: Slalom and Guschti count every trick
+    with the starting direction's values unless ``slalom_values = "per_trick"``."""
+    game = st[S_CO_GAME]
+    if game < N_CONTRACTS or rp[RP_CO_SLALOM_VALUES] == SLALOM_VALUES_PER_TRICK:
+        return trick_direction(game, trick)
+    return trick_direction(game, 0)
+
+
+# ---------------------------------------------------------------------------------- declaring
+@njit(cache=True, error_model="numpy", inline="always")
+def _next_eligible(st: np.ndarray, after: int, rp: np.ndarray) -> int:
+    """The first eligible player after seat ``after`` in play order (``after`` itself last)."""
+    n = n_players(rp)
+    for k in range(1, n + 1):
+        p = seat_after(after, k % n, n)
+        if (st[S_CO_ELIGIBLE] >> p) & 1:
+            return p
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
+    """After the deal: the players whose team has an open row are the candidates; the first of
+    them from forehand declares or pushes. With both sheets full the deal is over at once."""
+    n = n_players(rp)
+    eligible = 0
+    for p in range(n):
+        if open_rows(st, p % TEAMS, rp):
+            eligible |= 1 << p
+    st[S_CO_ELIGIBLE] = eligible
+    st[S_CO_PUSHERS] = 0
+    st[S_CO_ROW] = -1
+    st[S_CO_GAME] = -1
+    st[S_PHASE] = PHASE_CONTRACT if eligible else PHASE_OVER
+    first = _next_eligible(st, seat_after(st[S_FOREHAND], n - 1, n), rp)
+    st[S_TO_MOVE] = first if first >= 0 else st[S_FOREHAND]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def must_declare(st: np.ndarray) -> bool:
+    """Every eligible player has pushed once: the one to move (the first) must declare."""
+    return st[S_PUSHED] >= popcount(st[S_CO_ELIGIBLE])
+
+
+@njit(cache=True, error_model="numpy")
+def legal_declarations(st: np.ndarray, rp: np.ndarray) -> int:
+    """The declarations of the player to move (a bit per action): his team's open rows (a Joker
+    row with each of the six contracts, Slalom and Guschti with each direction) and, unless he
+    must declare, the push."""
+    rows = open_rows(st, st[S_TO_MOVE] % TEAMS, rp)
+    m = np.int64(0)
+    for r in range(N_CONTRACTS):
+        if (rows >> r) & 1:
+            m |= np.int64(1) << (DECLARE_OFFSET + r)
+    for j in range(2):
+        if (rows >> (ROW_JOKER_1 + j)) & 1:
+            m |= np.int64(0x3F) << (JOKER_OFFSET + N_CONTRACTS * j)
+    for j in range(2):
+        if (rows >> (ROW_SLALOM + j)) & 1:
+            m |= np.int64(0x3) << (SPECIAL_OFFSET + 2 * j)
+    if not must_declare(st):
+        m |= np.int64(1) << PUSH
+    return m
+
+
+@njit(cache=True, error_model="numpy")
+def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
+    """A push (to the next eligible player; after the last one's push, back to the first) or a
+    declaration (the declarer leads trick 1)."""
+    p = st[S_TO_MOVE]
+    if action == PUSH:
+        st[S_CO_PUSHERS] |= 1 << p
+        st[S_PUSHED] += 1
+        if must_declare(st):                         # back to the first candidate from forehand
+            n = n_players(rp)
+            st[S_TO_MOVE] = _next_eligible(st, seat_after(st[S_FOREHAND], n - 1, n), rp)
+        else:
+            st[S_TO_MOVE] = _next_eligible(st, p, rp)
+        return
+    row = row_of_action(action)
+    game = game_of_action(action)
+    st[S_CO_ROW] = row
+    st[S_CO_GAME] = game
+    st[S_CONTRACT] = trick_direction(game, 0)
+    st[S_DECLARER] = p
+    st[S_PHASE] = PHASE_PLAY
+    st[S_LEADER] = p
+    st[S_TO_MOVE] = p
+    if rp[RP_CO_WEIS] == CO_WEIS_EXCEPT_JOKER and row != ROW_JOKER_1 and row != ROW_JOKER_2:
+        decide_weis(st, rp)
+        if game < 4 and rp[RP_STOECK] > 0:
+            kq = KING_QUEEN[game]
+            for q in range(n_players(rp)):
+                if (st[S_DEALT + q] & kq) == kq:
+                    st[S_STOECK_PLAYER] = q
+
+
+# ---------------------------------------------------------------------------------- scoring
+@njit(cache=True, error_model="numpy")
+def after_trick(st: np.ndarray, trick: int, rp: np.ndarray) -> None:
+    """The next trick's direction (Slalom, Guschti); after the last trick the row is written."""
+    if trick < rp[RP_TRICKS] - 1:
+        st[S_CONTRACT] = trick_direction(st[S_CO_GAME], trick + 1)
+    else:
+        _write_row(st, rp)
+
+
+@njit(cache=True, error_model="numpy")
+def row_score(st: np.ndarray, rp: np.ndarray) -> int:
+    """The declaring team's value for its row after the last trick (see the module docstring)."""
+    team = st[S_DECLARER] % TEAMS
+    factor = rp[RP_CO_FACTOR + st[S_CO_ROW]]
+    tricks = rp[RP_TRICKS]
+    if st[S_TRICKS_WON + 1 - team] == tricks:                      # Kontermatsch
+        return -rp[RP_CO_KONTER_PENALTY] * factor
+    amount = st[S_POINTS + team]
+    if st[S_WEIS_TEAM] == team:
+        amount += st[S_WEIS_POINTS + team]
+    if st[S_STOECK_PLAYER] >= 0 and st[S_STOECK_PLAYER] % TEAMS == team:
+        amount += rp[RP_STOECK]
+    if st[S_TRICKS_WON + team] == tricks:                          # Match
+        return (amount + rp[RP_MATCH_BONUS]) * factor + rp[RP_CO_MATCH_PREMIUM]
+    return amount * factor
+
+
+@njit(cache=True, error_model="numpy")
+def _write_row(st: np.ndarray, rp: np.ndarray) -> None:
+    """Deal over: the declaring team writes its row; the game ends when both sheets are full."""
+    st[S_PHASE] = PHASE_OVER
+    tricks = rp[RP_TRICKS]
+    for t in range(TEAMS):
+        if st[S_TRICKS_WON + t] == tricks:
+            st[S_MATCH_TEAM] = t
+    if st[S_STOECK_PLAYER] >= 0:
+        st[S_STOECK_SHOWN] = 1                       # both cards are on the table by now
+    team = st[S_DECLARER] % TEAMS
+    value = row_score(st, rp)
+    st[S_SCORE + team] = value
+    st[S_SCORE + 1 - team] = 0
+    st[S_CO_SHEET + CO_MAX_ROWS * team + st[S_CO_ROW]] = value
+    st[S_CO_FILLED + team] |= 1 << st[S_CO_ROW]
+    st[S_MATCH_SCORE + team] += value
+    if not st[S_MATCH] or st[S_MATCH_WINNER] >= 0:
+        return
+    st[S_ROUND_NO] += 1
+    full = rows_mask(rp)
+    if st[S_CO_FILLED] == full and st[S_CO_FILLED + 1] == full:
+        a = st[S_MATCH_SCORE]
+        b = st[S_MATCH_SCORE + 1]
+        st[S_MATCH_WINNER] = 0 if a > b else (1 if b > a else DRAW)
+
+
+@njit(cache=True, error_model="numpy")
+def write_sheets(st: np.ndarray, filled: np.ndarray, values: np.ndarray) -> None:
+    """Set both sheets (``filled[t]`` a row bitmask, ``values[t, r]`` the value written in row
+    ``r``) and the game totals; then :func:`begin_round` again fixes the deal's candidates."""
+    for t in range(TEAMS):
+        total = 0
+        st[S_CO_FILLED + t] = filled[t]
+        for r in range(CO_MAX_ROWS):
+            v = values[t, r] if (filled[t] >> r) & 1 else 0
+            st[S_CO_SHEET + CO_MAX_ROWS * t + r] = v
+            total += v
+        st[S_MATCH_SCORE + t] = total
+
+
+@njit(cache=True, error_model="numpy")
+def reset_sheets(st: np.ndarray) -> None:
+    """Both sheets empty (a new game)."""
+    for i in range(2 * CO_MAX_ROWS):
+        st[S_CO_SHEET + i] = 0
+    st[S_CO_FILLED] = 0
+    st[S_CO_FILLED + 1] = 0
+
+
+# ---------------------------------------------------------------------------------- Python readers
+from .spec import COIFFEUR_ROW_LABELS  # noqa: E402  (kept with the Python helpers)
+
+
+def game_name(game: int) -> str | None:
+    """RECORDS.md's name of a declared game ("D" ... "undenufe", "slalom_O" ...), None for -1."""
+    from .cards import CONTRACTS
+    if game < 0:
+        return None
+    return CONTRACTS[game] if game < N_CONTRACTS else SPECIAL_GAME_NAMES[game - CO_SLALOM_O]
+
+
+def sheets_of(st: np.ndarray, rows: tuple[str, ...]) -> list[dict[str, int | None]]:
+    """Both teams' sheets: per team {row label: value written, None while open}, in ``rows``' order
+    (the game's :attr:`GameSpec.rows`)."""
+    out = []
+    for t in range(TEAMS):
+        sheet: dict[str, int | None] = {}
+        for label in rows:
+            r = COIFFEUR_ROW_LABELS.index(label)
+            written = (st[S_CO_FILLED + t] >> r) & 1
+            sheet[label] = int(st[S_CO_SHEET + CO_MAX_ROWS * t + r]) if written else None
+        out.append(sheet)
+    return out
+
+
+def pushes_of(st: np.ndarray, players: int) -> list[int]:
+    """The players who pushed this deal, in the order they pushed (candidates from forehand)."""
+    fh = int(st[S_FOREHAND])
+    return [(fh + k) % players for k in range(players) if (int(st[S_CO_PUSHERS]) >> ((fh + k) % players)) & 1]
+
+
+def set_sheets(st: np.ndarray, sheets: Any, rp: np.ndarray, rows: tuple[str, ...]) -> None:
+    """Write both sheets into a state in the declaration phase before anyone acted, and fix the
+    deal's candidates again. ``sheets``: per team (a list of two, or a dict with keys 0/1 or
+    "0"/"1") a dict {row label: value} of the rows written; labels must be rows of ``rows``."""
+    if isinstance(sheets, dict):
+        sheets = [sheets.get(t, sheets.get(str(t), {})) for t in range(TEAMS)]
+    if len(sheets) != TEAMS or not all(isinstance(s, dict) for s in sheets):
+        raise ValueError(f"sheets must give two teams' sheets ({{row label: value}}), got {sheets!r}")
+    filled = np.zeros(TEAMS, dtype=np.int64)
+    values = np.zeros((TEAMS, CO_MAX_ROWS), dtype=np.int64)
+    for t, sheet in enumerate(sheets):
+        for label, value in sheet.items():
+            if label not in rows:
+                raise ValueError(f"team {t}'s sheet names row {label!r}; rows of this game: "
+                                 f"{', '.join(rows)}")
+            if value is None:
+                continue
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise ValueError(f"team {t}'s row {label!r} must hold an integer, got {value!r}")
+            r = COIFFEUR_ROW_LABELS.index(label)
+            filled[t] |= 1 << r
+            values[t, r] = int(value)
+    write_sheets(st, filled, values)
+    begin_round(st, rp)
