@@ -42,6 +42,15 @@ LEADER_FOREHAND, LEADER_DECLARER = range(2)
 #: the dealer's hand, shown to all), "random_suit" (drawn, no card shown)
 TRUMP_MODES = ("chosen", "bottom_card", "random_suit")
 TRUMP_CHOSEN, TRUMP_BOTTOM_CARD, TRUMP_RANDOM_SUIT = range(3)
+# --- Mittlere and Molotow (issue 17): "first_discard" = the suit of the first card played by a
+# player who cannot follow (jass_env.first_discard); appended, the numbers above are unchanged
+TRUMP_MODES = TRUMP_MODES + ("first_discard",)
+TRUMP_FIRST_DISCARD = 3
+#: Mittlere/Molotow, a hand in which nobody ever discards: "obenabe" (it counts with Obenabe
+#: ranking and values) or "annul" (every player scores 0 for it)
+NO_TRUMP_HANDS = ("obenabe", "annul")
+NO_TRUMP_OBENABE, NO_TRUMP_ANNUL = range(2)
+# --- end Mittlere and Molotow
 #: Differenzler predictions: "hidden" until the round ends, or "open" once made
 PREDICTIONS = ("hidden", "open")
 #: Differenzler's -10 for an exact 0: "never", or "zero_point_trick" (with a trick won)
@@ -111,12 +120,15 @@ class Rules:
     predictions: str = "hidden"
     #: Differenzler: "never", or "zero_point_trick" (an exact 0 with a trick won also gets -10)
     zero_bid_bonus: str = "never"
+    #: Mittlere/Molotow: a hand without any discard counts with Obenabe values ("obenabe") or
+    #: scores 0 for everyone ("annul")
+    no_trump_hand: str = "obenabe"
 
     # ------------------------------------------------------------------ construction
     @staticmethod
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
-        differenzler, differenzler3."""
+        differenzler, differenzler3, mittlere, molotow, molotow3."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -243,7 +255,8 @@ def _validate(r: Rules) -> None:
     choices = {"undertrump_rule": UNDERTRUMP_RULES, "weis_comparison": WEIS_COMPARISONS,
                "match_finish": MATCH_FINISHES, "first_forehand": FIRST_FOREHANDS,
                "leader_after_push": LEADERS_AFTER_PUSH, "trump_mode": TRUMP_MODES,
-               "predictions": PREDICTIONS, "zero_bid_bonus": ZERO_BID_BONUSES}
+               "predictions": PREDICTIONS, "zero_bid_bonus": ZERO_BID_BONUSES,
+               "no_trump_hand": NO_TRUMP_HANDS}
     for key, allowed in choices.items():
         if getattr(r, key) not in allowed:
             raise bad(key, getattr(r, key), ", ".join(allowed))
@@ -271,15 +284,28 @@ def _validate(r: Rules) -> None:
 
 #: switches a game does not have, with the one value they must keep there
 _FIXED_IN_GAME: dict[str, dict[str, Any]] = {
-    "schieber": {"predictions": "hidden", "zero_bid_bonus": "never"},
+    "schieber": {"predictions": "hidden", "zero_bid_bonus": "never", "no_trump_hand": "obenabe"},
     "differenzler": {"contracts": ("D", "H", "S", "C"), "push": False, "weis": False, "stoeck": 0,
                      "match_bonus": 0, "multipliers": (1, 1, 1, 1, 1, 1), "target": 0,
-                     "bergpreis": 0, "first_forehand": "random", "leader_after_push": "forehand"},
+                     "bergpreis": 0, "first_forehand": "random", "leader_after_push": "forehand",
+                     "no_trump_hand": "obenabe"},
 }
 _FIXED_IN_GAME["differenzler3"] = _FIXED_IN_GAME["differenzler"]
 #: the trump modes each game allows
 _TRUMP_MODES_OF_GAME = {"schieber": ("chosen",), "differenzler": ("bottom_card", "random_suit"),
                         "differenzler3": ("bottom_card", "random_suit")}
+# --- Mittlere and Molotow (issue 17): no contract phase, no predictions; Obenabe values before
+# trump is fixed (8 = 8); Mittlere has no Weis and no Stöck, Molotow keeps both (hand Weis minus,
+# table Weis plus, Stöck minus: jass_env.molotow)
+_FIXED_IN_DISCARD_GAMES = {"contracts": ("D", "H", "S", "C"), "push": False, "match_bonus": 0,
+                           "multipliers": (1, 1, 1, 1, 1, 1), "target": 0, "bergpreis": 0,
+                           "first_forehand": "random", "leader_after_push": "forehand",
+                           "predictions": "hidden", "zero_bid_bonus": "never", "ou_card_values": True}
+_FIXED_IN_GAME["mittlere"] = {**_FIXED_IN_DISCARD_GAMES, "weis": False, "stoeck": 0}
+_FIXED_IN_GAME["molotow"] = _FIXED_IN_GAME["molotow3"] = _FIXED_IN_DISCARD_GAMES
+for _game in ("mittlere", "molotow", "molotow3"):
+    _TRUMP_MODES_OF_GAME[_game] = ("first_discard",)
+# --- end Mittlere and Molotow
 
 
 def _validate_for_game(r: Rules) -> None:
@@ -321,6 +347,19 @@ DIFFERENZLER = dataclasses.replace(
     undertrump_rule="only_if_void", match_rounds=12, trump_mode="bottom_card")
 PRESETS["differenzler"] = DIFFERENZLER
 PRESETS["differenzler3"] = dataclasses.replace(DIFFERENZLER, name="differenzler3", game="differenzler3")
+# --- Mittlere and Molotow (issue 17): trump by the first discard, the under-trump ban only for a
+# player who holds the led suit; Mittlere: 12 hands a game (each of the 3 players deals four
+# times); Molotow: 8 hands, with hand Weis (all of them, Kreuzweis) and Stöck 20
+MITTLERE = dataclasses.replace(
+    SCHIEBER, name="mittlere", game="mittlere", **_FIXED_IN_GAME["mittlere"],
+    undertrump_rule="only_if_void", match_rounds=12, trump_mode="first_discard")
+PRESETS["mittlere"] = MITTLERE
+MOLOTOW = dataclasses.replace(
+    SCHIEBER, name="molotow", game="molotow", **_FIXED_IN_GAME["molotow"],
+    undertrump_rule="only_if_void", match_rounds=8, trump_mode="first_discard")
+PRESETS["molotow"] = MOLOTOW
+PRESETS["molotow3"] = dataclasses.replace(MOLOTOW, name="molotow3", game="molotow3")
+# --- end Mittlere and Molotow
 
 
 def presets_of(game: str) -> tuple[str, ...]:
@@ -363,7 +402,10 @@ RP_TRICKS = RP_KIND + 4
 RP_TRUMP_MODE = RP_KIND + 5   # index into TRUMP_MODES
 RP_PREDICTIONS_OPEN = RP_KIND + 6
 RP_ZERO_BID = RP_KIND + 7     # index into ZERO_BID_BONUSES
-RP_SIZE = RP_KIND + 8
+# --- Mittlere and Molotow (issue 17)
+RP_NO_TRUMP_HAND = RP_KIND + 8  # index into NO_TRUMP_HANDS
+# --- end Mittlere and Molotow
+RP_SIZE = RP_KIND + 9
 
 # Card points by rank offset (A K Q J 10 9 8 7 6), docs/rules.md "The deck".
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
@@ -420,6 +462,7 @@ def _params(r: Rules) -> np.ndarray:
     p[RP_TRUMP_MODE] = TRUMP_MODES.index(r.trump_mode)
     p[RP_PREDICTIONS_OPEN] = PREDICTIONS.index(r.predictions)
     p[RP_ZERO_BID] = ZERO_BID_BONUSES.index(r.zero_bid_bonus)
+    p[RP_NO_TRUMP_HAND] = NO_TRUMP_HANDS.index(r.no_trump_hand)
     return p
 
 
