@@ -2,7 +2,8 @@
 environments.
 
 :mod:`jass_env.observation` encodes Schieber (version 1, 529 floats),
-:mod:`jass_env.observation_differenzler` both Differenzler games; the compiled
+:mod:`jass_env.observation_differenzler` both Differenzler games,
+:mod:`jass_env.observation_discard` Mittlere and Molotow; the compiled
 :func:`encode_observation` and :func:`encode_state` here branch on the game of ``rp`` (the
 :meth:`jass_env.rules.Rules.params` array), so the AEC and the batched environments call one
 function for every game. :func:`obs_dim`, :func:`state_dim` and :func:`observation_bounds` give the
@@ -16,46 +17,57 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import observation, observation_differenzler
+from . import observation, observation_differenzler, observation_discard
 from .rules import RP_KIND, Rules
-from .spec import KIND_SCHIEBER
+from .spec import KIND_DIFFERENZLER, KIND_SCHIEBER
 
 
 @njit(cache=True, inline="always")
 def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """The observation of player ``observer`` in the game of ``rp`` into ``out`` (float32)."""
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    kind = rp[RP_KIND]
+    if kind == KIND_SCHIEBER:
         observation.encode_observation(st, observer, rp, out)
-    else:
+    elif kind == KIND_DIFFERENZLER:
         observation_differenzler.encode_observation(st, observer, rp, out)
+    else:                                             # Mittlere, Molotow
+        observation_discard.encode_observation(st, observer, rp, out)
 
 
 @njit(cache=True, inline="always")
 def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """The full-information state from ``observer``'s seat in the game of ``rp`` into ``out``."""
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    kind = rp[RP_KIND]
+    if kind == KIND_SCHIEBER:
         observation.encode_state(st, observer, rp, out)
-    else:
+    elif kind == KIND_DIFFERENZLER:
         observation_differenzler.encode_state(st, observer, rp, out)
+    else:                                             # Mittlere, Molotow
+        observation_discard.encode_state(st, observer, rp, out)
+
+
+def _module(rules: Rules):  # noqa: ANN202 (one of the observation modules)
+    """The observation module of a non-Schieber game."""
+    return observation_differenzler if rules.spec.kind == KIND_DIFFERENZLER else observation_discard
 
 
 def obs_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
         return observation.OBS_DIM
-    return observation_differenzler.obs_dim(rules.spec)
+    return _module(rules).obs_dim(rules.spec)
 
 
 def state_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
         return observation.STATE_DIM
-    return observation_differenzler.state_dim(rules.spec)
+    return _module(rules).state_dim(rules.spec)
 
 
 def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) float32 arrays of length :func:`obs_dim` that hold every observation."""
     if rules.spec.kind == KIND_SCHIEBER:
         return np.zeros(observation.OBS_DIM, dtype=np.float32), observation.observation_high(rules)
-    return observation_differenzler.observation_bounds(rules.spec)
+    return _module(rules).observation_bounds(rules.spec)
 
 
 def state_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:

@@ -160,4 +160,18 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = best
 
 
-__all__ = ["begin_round", "is_fixing", "fix_trump", "show_stoeck", "after_trick"]
+@njit(cache=True, error_model="numpy")
+def fix_position(st: np.ndarray, rp: np.ndarray) -> tuple[int, int]:
+    """(trick from 0, position from 0 = the leader) of the card that fixed trump; (-1, -1) while
+    none is fixed."""
+    if st[S_DECLARER] < 0:
+        return -1, -1
+    n = n_players(rp)
+    card = st[S_TRUMP_CARD]
+    for i in range(n * (st[S_TRICK_NO] + 1)):
+        if st[S_PLAYS + i] == card:
+            return i // n, i % n
+    return -1, -1
+
+
+__all__ = ["fix_position", "begin_round", "is_fixing", "fix_trump", "show_stoeck", "after_trick"]

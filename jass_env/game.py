@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from . import core, differenzler, molotow
+from . import core, differenzler, first_discard, molotow
 from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, mask_of, names_of
 from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
@@ -323,13 +323,9 @@ class Round:
         trick counted from 1 and the position from 0 (the leader), as in records; None before."""
         if not self.discards_fix_trump or self.view.declarer < 0:
             return None
-        card = self.view.trump_card
-        for t in range(self.trick_number + 1):
-            cards = self.view.trick_cards(t) if t < self.trick_number else self.view.trick
-            if card in cards:
-                return {"player": self.view.declarer, "card": card_name(card), "trick": t + 1,
-                        "position": cards.index(card)}
-        raise AssertionError("the fixing card is not among the played cards")
+        trick, position = first_discard.fix_position(self.state, self.rp)
+        return {"player": self.view.declarer, "card": card_name(self.view.trump_card), "trick": trick + 1,
+                "position": int(position)}
 
     @property
     def result(self) -> list[int] | None:

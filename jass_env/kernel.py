@@ -645,3 +645,12 @@ def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
                 keep = np.int64(1) << (9 * s + JACK)
             m &= ~(SUIT_MASK[s] & ~keep)
     return m
+
+
+# ---------------------------------------------------------------------------------- Mittlere, Molotow
+# --- Mittlere and Molotow (issue 17): accessors appended for the observation
+@njit(cache=True, error_model="numpy", inline="always")
+def player_weis_of(st: np.ndarray, player: int) -> int:
+    """The Weis points a player declared from his dealt hand (Molotow: his hand Weis)."""
+    return st[S_PLAYER_WEIS + player]
+# --- end Mittlere and Molotow
