@@ -36,8 +36,8 @@ game_score       n       match episodes: each seat's total so far / (scale × ha
 rounds_left      1       match episodes: (hands − hands completed) / hands, 0 in tie-break hands
 ===============  ======  ==========================================================================
 
-``obs_dim``: 431 (mittlere, molotow3), 547 (molotow); ``state_dim``: 539, 691. Every value lies in [0, 1] except
-``hand_weis`` ([0, 4]), ``table_weis`` ([0, 8]) and ``game_score`` ([−4, 8]);
+``obs_dim``: 431 (mittlere, molotow3), 547 (molotow); ``state_dim``: 539, 691. Every value lies
+in [0, 1] except ``hand_weis`` ([0, 4]), ``table_weis`` ([0, 8]) and ``game_score`` ([−4, 8]);
 :func:`observation_bounds` gives the bounds.
 
 The full-information *state* for centralized critics (:func:`encode_state`) is the observation
