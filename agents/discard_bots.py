@@ -110,7 +110,8 @@ class _DiscardBot(Agent):
         super().__init__(seed)
         self.rules = make_rules(rules)
         if self.rules.game not in self.game_kind:
-            raise ValueError(f"{type(self).__name__} plays {', '.join(self.game_kind)}, not {self.rules.game}")
+            raise ValueError(f"{type(self).__name__} plays {', '.join(self.game_kind)}, "
+                             f"not {self.rules.game}")
         self.values = [card_values(c) for c in range(5)]
 
     def points_of(self, card: int, t: Table) -> int:

@@ -50,9 +50,9 @@ from typing import Any
 import numpy as np
 
 from jass_env import core
+from jass_env.encoding import encode_observation, obs_dim
 from jass_env.game import seed_to_rng_state
 from jass_env.kernel import match_winner, phase, score_of, to_move
-from jass_env.encoding import encode_observation, obs_dim
 from jass_env.rules import Rules, make_rules
 from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE
 

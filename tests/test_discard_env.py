@@ -60,7 +60,7 @@ def test_the_points_reward_is_the_score_against_the_mean_and_sums_to_0(game):
     for seed in range(4):
         e.reset(seed=seed)
         rewards = []
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, term, _, _ = e.last()
             if term:
                 break
