@@ -36,9 +36,9 @@ ACE, KING, QUEEN, JACK, TEN, NINE = 0, 1, 2, 3, 4, 5       # rank offsets (jass_
 #: high-card weight of A K Q J for the Mittlere role, and the length bonus per card beyond 4
 HIGH_CARD_WEIGHT = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1}
 LONG_SUIT = 4
-HIGH_ROLE_STRENGTH = 16
+HIGH_ROLE_STRENGTH = 22
 #: Mittlere's high role stops taking tricks at this many points (100 would lose)
-HIGH_ROLE_CAP = 70
+HIGH_ROLE_CAP = 60
 
 
 @dataclass
