@@ -240,6 +240,9 @@ __all__ = ["JassGymEnv", "RandomLegalAgent", "ILLEGAL_ACTIONS"]
 if "jass_env/Jass-v0" not in gymnasium.registry:
     gymnasium.register(id="jass_env/Jass-v0", entry_point="jass_env.wrappers:JassGymEnv")
 for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
-                   ("differenzler3", "jass_env/Differenzler3-v0")):
+                   ("differenzler3", "jass_env/Differenzler3-v0"),
+                   # Mittlere and Molotow (issue 17)
+                   ("mittlere", "jass_env/Mittlere-v0"), ("molotow", "jass_env/Molotow-v0"),
+                   ("molotow3", "jass_env/Molotow3-v0")):
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})

@@ -5,6 +5,7 @@ and the batched environment (its step-by-step equality with the AEC one is in te
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -165,6 +166,8 @@ def test_gym_wrapper(game):
         obs, _, done, _, _ = g.step(int(np.flatnonzero(mask)[0]))
     with pytest.raises(ValueError, match="no partners"):
         JassGymEnv(game=game, partner=lambda o: 0)
+    title = {"mittlere": "Mittlere", "molotow": "Molotow"}[game]
+    assert gymnasium.make(f"jass_env/{title}-v0").unwrapped.rules.game == game
 
 
 @pytest.mark.parametrize("game", GAMES)

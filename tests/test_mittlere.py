@@ -10,6 +10,7 @@ hand without any discard (Obenabe values, or 0 for all under ``no_trump_hand="an
 from __future__ import annotations
 
 import pytest
+from conftest import play, play_out
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,17 +19,6 @@ from jass_env.mittlere import hand_result
 from jass_env.rules import RulesError
 
 TRICKS = 12
-
-
-def play(r: Round, *cards: str) -> None:
-    for c in cards:
-        r.step(c)
-
-
-def play_lowest(r: Round) -> Round:
-    while not r.is_over:
-        r.step(int(r.legal_actions()[0]))
-    return r
 
 
 # ---------------------------------------------------------------------------------- the score table
@@ -152,7 +142,7 @@ def deal_three_of_each() -> list[list[str]]:
 def test_a_hand_without_a_discard_counts_with_obenabe_values() -> None:
     """No trump is ever fixed: Obenabe ranking, so player 0 (Q K A of each suit) takes every
     trick: 152 + 5 = 157 with 8 = 8, and all 12 tricks: +2, the others −1 each."""
-    r = play_lowest(Round("mittlere", hands=deal_three_of_each(), dealer=0))
+    r = play_out(Round("mittlere", hands=deal_three_of_each(), dealer=0))
     assert r.trump is None and r.trump_fixed is None
     assert r.points == [157, 0, 0] and r.tricks_won == [12, 0, 0]
     assert r.result == [2, -1, -1]
@@ -162,7 +152,7 @@ def test_a_hand_without_a_discard_counts_with_obenabe_values() -> None:
 
 def test_no_trump_hand_annul_scores_0_for_everyone() -> None:
     rules = make_rules("mittlere", no_trump_hand="annul")
-    r = play_lowest(Round(rules, hands=deal_three_of_each(), dealer=0))
+    r = play_out(Round(rules, hands=deal_three_of_each(), dealer=0))
     assert r.result == [0, 0, 0]
 
 

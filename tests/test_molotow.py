@@ -12,7 +12,7 @@ Weis from the cards with the test suite's own pattern finder (conftest.patterns)
 from __future__ import annotations
 
 import pytest
-from conftest import patterns
+from conftest import patterns, play, play_out
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,15 +23,9 @@ QUAD_VALUES = {"9": 150, "J": 200}          # every other four of a kind: 100
 KQ_ON_TABLE = STOECK = 20
 
 
-def play(r: Round, *cards: str) -> None:
-    for c in cards:
-        r.step(c)
-
-
-def play_lowest(r: Round) -> Round:
-    while not r.is_over:
-        r.step(int(r.legal_actions()[0]))
-    return r
+def per_player(weis: list[dict], n: int = 4) -> list[int]:
+    """The points of a list of Weis entries summed per player."""
+    return [sum(w["points"] for w in weis if w["player"] == p) for p in range(n)]
 
 
 def weis_value(cards, trump: str | None) -> int:
@@ -76,10 +70,10 @@ def test_the_table_run_of_the_rules_example() -> None:
 def test_hand_weis_count_minus_and_the_hand_score_formula() -> None:
     """Player 0 holds ♣6…♣Q (a run of 7: 200), player 1 the four Aces (100), player 3 ♥J ♥Q ♥K
     (20); the score is card points + table Weis − hand Weis."""
-    r = play_lowest(Round("molotow", hands=deal_table_run(), dealer=0))
+    r = play_out(Round("molotow", hands=deal_table_run(), dealer=0))
     by_player = {w["player"]: w["points"] for w in r.hand_weis()}
     assert by_player == {0: 200, 1: 100, 3: 20}
-    table = [sum(w["points"] for w in r.table_weis() if w["player"] == p) for p in range(4)]
+    table = per_player(r.table_weis())
     assert r.result == [r.points[p] + table[p] - by_player.get(p, 0) for p in range(4)]
 
 
@@ -131,10 +125,9 @@ def test_stoeck_for_the_holder_of_trump_k_and_q_when_trump_is_fixed() -> None:
     r = Round("molotow", hands=deal_stoeck(), dealer=0)
     play(r, "DA", "D6", "D7", "C9")
     assert r.trump == "C" and r.stoeck_player == 1 and not r.stoeck_shown
-    play_lowest(r)
+    play_out(r)
     assert r.stoeck_shown
-    table = [sum(w["points"] for w in r.table_weis() if w["player"] == p) for p in range(4)]
-    hand = [sum(w["points"] for w in r.hand_weis() if w["player"] == p) for p in range(4)]
+    table, hand = per_player(r.table_weis()), per_player(r.hand_weis())
     assert r.result == [r.points[p] + table[p] - hand[p] - (STOECK if p == 1 else 0) for p in range(4)]
 
 
@@ -145,7 +138,7 @@ def test_no_stoeck_for_a_king_played_before_trump_is_fixed() -> None:
     play(r, "CK", "C6", "C7", "C8")
     play(r, "DA", "D6", "D7", "C9")
     assert r.trump == "C" and r.trump_fixed["trick"] == 2 and r.stoeck_player is None
-    play_lowest(r)
+    play_out(r)
     assert r.stoeck_player is None and not r.stoeck_shown
     assert {"player": 1, "trick": 1, "cards": ["C8", "C7", "C6"], "points": 20} in r.table_weis()
 
