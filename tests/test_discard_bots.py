@@ -47,6 +47,18 @@ def test_mittlere_roles_after_the_deal() -> None:
     assert MittlereHeuristic.role_of(strong) == "high" and MittlereHeuristic.role_of(weak) == "low"
 
 
+def test_mittlere_high_role_fixes_its_strongest_suit_as_trump() -> None:
+    """Player 2 (A A A, K K K, Q Q, J: a high-role hand) cannot follow the ♠ lead: he discards the
+    ♥6, the lowest card of his strongest trump suit (♥J ♥9 ♥A ♥K ♥6), so hearts become trump."""
+    hands = [["H7", "H8", "H10", "HQ", "D9", "DJ", "C6", "C7", "C8", "C9", "C10", "CJ"],
+             ["S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "SA", "D6", "D7", "D8"],
+             ["HJ", "H9", "HA", "HK", "H6", "DA", "DK", "DQ", "D10", "CA", "CK", "CQ"]]
+    r = Round("mittlere", hands=hands, dealer=0)
+    r.step("S6")
+    bot = MittlereHeuristic("mittlere")
+    assert name(bot.act(observation(r))) == "H6" and bot.role == "high"
+
+
 def test_molotow_ducks_with_its_highest_losing_card_and_feeds_a_table_run() -> None:
     """On ♥A ♥7 ♥8 the last player holds ♥K ♥9 ♥6: every one loses; the ♥9 completes the table
     run ♥7-8-9 (20 for the ♥A's owner), so it goes before the higher ♥K. On ♥A ♥7 ♥Q (no run
