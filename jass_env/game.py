@@ -324,8 +324,8 @@ class Round:
         if not self.discards_fix_trump or self.view.declarer < 0:
             return None
         trick, position = first_discard.fix_position(self.state, self.rp)
-        return {"player": self.view.declarer, "card": card_name(self.view.trump_card), "trick": int(trick) + 1,
-                "position": int(position)}
+        return {"player": self.view.declarer, "card": card_name(self.view.trump_card),
+                "trick": int(trick) + 1, "position": int(position)}
 
     @property
     def result(self) -> list[int] | None:
