@@ -26,8 +26,8 @@ from jass_env.rules import Rules, make_rules
 from jass_env.schieber import N_ACTIONS as SCHIEBER_ACTIONS
 from jass_env.spec import COIFFEUR_ROW_LABELS
 
-from .base import Agent
-from .heuristic import check_action, graf_scores, heuristic_action
+from .base import Agent, checked_action
+from .heuristic import graf_scores, heuristic_action
 from .view import V_HAND, V_LEGAL, V_PHASE, decode
 
 #: the whole deck (36-bit mask) and a hand's share of it
@@ -95,8 +95,8 @@ class CoiffeurHeuristic(Agent):
         # the Schieber part: the first 529 floats, the first 43 actions (cards, rows D..U, push)
         v = decode(np.asarray(obs["observation"])[:SCHIEBER_OBS_DIM], mask[:SCHIEBER_ACTIONS])
         if v[V_PHASE] in _DECLARING:
-            return check_action(choose_declaration(int(v[V_HAND]), legal, self.factors), legal)
-        return check_action(int(heuristic_action(v, self.rp)), int(v[V_LEGAL]))
+            return checked_action(choose_declaration(int(v[V_HAND]), legal, self.factors), legal, self.name)
+        return checked_action(int(heuristic_action(v, self.rp)), int(v[V_LEGAL]), self.name)
 
 
 __all__ = ["CoiffeurHeuristic", "choose_declaration", "declaration_value", "graf_average"]

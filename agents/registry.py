@@ -11,7 +11,8 @@ name       parameters (defaults)                              agent
 random     seed                                              agents.random_bot.RandomAgent
 heuristic  seed                                              agents.heuristic.HeuristicAgent
                                                              (Differenzler: agents.differenzler.
-                                                             DifferenzlerHeuristic)
+                                                             DifferenzlerHeuristic; Mittlere,
+                                                             Molotow: agents.discard_bots)
 pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAgent (Differenzler:
            random (Differenzler: heuristic), time_limit      agents.differenzler.DifferenzlerPIMC)
            (seconds per decision), seed
@@ -103,6 +104,11 @@ def _COIFFEUR(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a
     """``by_game`` for a bot class of :mod:`agents.coiffeur` in the three Coiffeur games."""
     return {g: ("agents.coiffeur", cls) for g in ("coiffeur", "coiffeur6", "coiffeur10")}
 
+# --- Mittlere and Molotow (issue 17): their rule-based bots
+_DISCARD_HEURISTICS = {"mittlere": ("agents.discard_bots", "MittlereHeuristic"),
+                       "molotow": ("agents.discard_bots", "MolotowHeuristic"),
+                       "molotow3": ("agents.discard_bots", "MolotowHeuristic")}
+# --- end Mittlere and Molotow
 
 AGENTS: dict[str, AgentType] = {
     "random": AgentType("agents.random_bot", "RandomAgent", {"seed": int}, False,
@@ -110,9 +116,10 @@ AGENTS: dict[str, AgentType] = {
                         checks_rules=True),
     "heuristic": AgentType("agents.heuristic", "HeuristicAgent", {"seed": int}, True,
                            "Graf trump choice and rule-based card play (Differenzler: target tracking; "
-                           "Coiffeur: the row with the largest expected surplus)",
+                           "Coiffeur: the row with the largest expected surplus; Mittlere, Molotow: "
+                           "their own heuristics)",
                            by_game={**_DIFFERENZLER("DifferenzlerHeuristic"),
-                                    **_COIFFEUR("CoiffeurHeuristic")}),
+                                    **_COIFFEUR("CoiffeurHeuristic"), **_DISCARD_HEURISTICS}),
     "pimc": AgentType("agents.pimc", "PIMCAgent",
                       {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
                       True, "Perfect Information Monte Carlo search",

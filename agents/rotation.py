@@ -1,4 +1,5 @@
-"""Seat-rotation evaluation of games where everyone plays alone (Differenzler, docs/bots.md).
+"""Seat-rotation evaluation of games where everyone plays alone (Differenzler, Mittlere, Molotow;
+docs/bots.md).
 
 ``python -m agents.evaluate A B --rules differenzler --deals N --out DIR`` lands here.
 
@@ -24,8 +25,13 @@ Protocol
   against the chance level ``1 / n``. Agents are reset before every round with seeds of
   (game, round, seat).
 
-Agents act on ``{"observation": float32[obs_dim], "action_mask": int8[194]}`` of the player to
-move, encoded by :mod:`jass_env.observation_differenzler` as in the environment.
+Agents act on ``{"observation": float32[obs_dim], "action_mask": int8[n_actions]}`` of the player
+to move, encoded by :func:`jass_env.encoding.encode_observation` as in the environment.
+
+Mittlere and Molotow: the same protocol with each hand's score instead of the penalty
+(Mittlere's Striche − Nullen, higher is better; Molotow's points + table Weis − hand Weis − Stöck,
+lower is better); the summary names the statistic (``score_name``, ``higher_is_better``) and the
+sign test counts a deal for A when A did better in that direction. No exact hits there.
 
 Outputs in ``--out DIR``: ``deals.csv`` (per deal and rotation), ``summary.json``, ``summary.md``.
 """
@@ -44,10 +50,11 @@ from typing import Any
 import numpy as np
 
 from jass_env import core
+from jass_env.encoding import encode_observation, obs_dim
 from jass_env.game import seed_to_rng_state
 from jass_env.kernel import match_winner, phase, score_of, to_move
-from jass_env.observation_differenzler import OBS_DIMS, encode_observation
 from jass_env.rules import Rules, make_rules
+from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE
 
 from . import stats
 from .base import Agent
@@ -96,7 +103,7 @@ class Table:
 
     def __init__(self, rules: Rules) -> None:
         self.rules, self.rp = rules, rules.params
-        self.obs = np.zeros(OBS_DIMS[rules.game], dtype=np.float32)
+        self.obs = np.zeros(obs_dim(rules), dtype=np.float32)
         self.mask = np.zeros(rules.spec.n_actions, dtype=np.int8)
 
     def act(self, agent: Agent, st: np.ndarray) -> int:
@@ -257,6 +264,11 @@ def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "d
     return out
 
 
+def higher_is_better(rules: Rules) -> bool:
+    """Whether a higher round score is better (Mittlere) or a lower one (Differenzler, Molotow)."""
+    return rules.spec.kind == KIND_MITTLERE
+
+
 def _ci(values: Sequence[float]) -> dict[str, Any]:
     ci = stats.mean_ci(values)
     return {"mean": ci.mean, "ci95": [ci.low, ci.high], "std": ci.std}
@@ -267,7 +279,9 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
     """The JSON-ready summary of one rotation evaluation."""
     n = rules.spec.players
     diffs = [r.diff for r in res.deals]
-    sign = stats.sign_test([-d for d in diffs])          # a win for A = a lower penalty
+    higher = higher_is_better(rules)
+    sign = stats.sign_test(diffs if higher else [-d for d in diffs])   # a deal where A did better
+    differenzler = rules.spec.kind == KIND_DIFFERENZLER
     exact = sum(row[k] < 0 for r in res.deals for k, row in enumerate(r.penalties))
     g = len(res.games)
     won = sum(x.a_won for x in res.games)
@@ -277,6 +291,8 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
         "agent_descriptions": {"A": descriptions[0], "B": descriptions[1]},
         "rules": {"preset": rules.name, "overrides": rules.overrides()},
         "players": n,
+        "score_name": "penalty" if differenzler else "score",
+        "higher_is_better": higher,
         "seed": seed,
         "deals": len(res.deals),
         "plays_per_deal": n,
@@ -286,7 +302,7 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
         "difference_A_minus_B": _ci(diffs),
         "share_of_deals_A_better": sign.share,
         "sign_test": sign.as_dict(),
-        "exact_hits_A": exact / (n * len(res.deals)),
+        "exact_hits_A": exact / (n * len(res.deals)) if differenzler else None,
         "games": g,
         "game_rounds": rules.match_rounds,
         "game_win_rate_A": won / g if g else None,
@@ -301,13 +317,16 @@ def summary_markdown(s: dict[str, Any]) -> str:
     def ci(d: dict[str, Any], sign: str = "") -> str:
         return f"{d['mean']:{sign}.2f}  [{d['ci95'][0]:{sign}.2f}, {d['ci95'][1]:{sign}.2f}]"
 
-    rows = [("mean penalty per round, A", ci(s["penalty_A"])),
-            ("mean penalty per round, B", ci(s["penalty_B"])),
-            ("difference A − B (negative: A better)", ci(s["difference_A_minus_B"], "+")),
+    word = s.get("score_name", "penalty")
+    better = "positive" if s.get("higher_is_better") else "negative"
+    rows = [(f"mean {word} per round, A", ci(s["penalty_A"])),
+            (f"mean {word} per round, B", ci(s["penalty_B"])),
+            (f"difference A − B ({better}: A better)", ci(s["difference_A_minus_B"], "+")),
             (f"deals (each played {s['plays_per_deal']} times, seats rotated)", s["deals"]),
             ("share of deals A better (sign test)", f"{s['share_of_deals_A_better']:.3f}  "
-             f"(p = {s['sign_test']['p_value']:.3g})"),
-            ("A's exact hits", f"{s['exact_hits_A']:.3f}")]
+             f"(p = {s['sign_test']['p_value']:.3g})")]
+    if s["exact_hits_A"] is not None:
+        rows.append(("A's exact hits", f"{s['exact_hits_A']:.3f}"))
     if s["games"]:
         lo, hi = s["game_win_ci95_A"]
         rows.append((f"A's game win rate ({s['games']} games of {s['game_rounds']} rounds; chance "
@@ -338,7 +357,8 @@ def write_outputs(out: Path, res: RotationPairResult) -> None:
 
 def summary_line(s: dict[str, Any]) -> str:
     d = s["difference_A_minus_B"]
-    line = (f"{s['agents']['A']} vs {s['agents']['B']}: penalty per round A {s['penalty_A']['mean']:.2f}, "
+    line = (f"{s['agents']['A']} vs {s['agents']['B']}: {s.get('score_name', 'penalty')} per round "
+            f"A {s['penalty_A']['mean']:.2f}, "
             f"B {s['penalty_B']['mean']:.2f}, A − B {d['mean']:+.2f} "
             f"[{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] "
             f"over {s['deals']} deals x {s['plays_per_deal']} rotations")

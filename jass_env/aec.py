@@ -112,6 +112,9 @@ ENV_KWARGS = ("rules", "rule_overrides", "episode", "reward", "render_mode", "ga
 ENV_NAMES = {"schieber": "jass_v0", "differenzler": "differenzler_v0", "differenzler3": "differenzler3_v0",
              # ---- Coiffeur (issue 15)
              "coiffeur": "coiffeur_v0", "coiffeur6": "coiffeur6_v0", "coiffeur10": "coiffeur10_v0"}
+# --- Mittlere and Molotow (issue 17)
+ENV_NAMES.update(mittlere="mittlere_v0", molotow="molotow_v0", molotow3="molotow3_v0")
+# --- end Mittlere and Molotow
 
 
 # ---------------------------------------------------------------------------------- compiled steps
@@ -246,6 +249,30 @@ def coiffeur10_env(**kwargs: Any) -> AECEnv:
     if "rules" not in kwargs:
         kwargs.setdefault("game", "coiffeur10")
     return env(**kwargs)
+
+
+# --- Mittlere and Molotow (issue 17)
+def _game_env(game: str, kwargs: dict[str, Any]) -> AECEnv:
+    if "rules" not in kwargs:
+        kwargs.setdefault("game", game)
+    return env(**kwargs)
+
+
+def mittlere_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Mittlere (``mittlere_v0``): the ``mittlere`` preset unless ``rules`` or
+    ``game`` say otherwise."""
+    return _game_env("mittlere", kwargs)
+
+
+def molotow_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Molotow (``molotow_v0``)."""
+    return _game_env("molotow", kwargs)
+
+
+def molotow3_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Molotow for three (``molotow3_v0``)."""
+    return _game_env("molotow3", kwargs)
+# --- end Mittlere and Molotow
 
 
 def _not_an_action(action: Any, n_actions: int) -> str | None:
@@ -507,6 +534,10 @@ _ENTRY_POINTS = {"jass_v0": "jass_env.aec:env", "differenzler_v0": "jass_env.aec
                  # ---- Coiffeur (issue 15)
                  "coiffeur_v0": "jass_env.aec:coiffeur_env", "coiffeur6_v0": "jass_env.aec:coiffeur6_env",
                  "coiffeur10_v0": "jass_env.aec:coiffeur10_env"}
+# --- Mittlere and Molotow (issue 17)
+_ENTRY_POINTS.update({"mittlere_v0": "jass_env.aec:mittlere_env", "molotow_v0": "jass_env.aec:molotow_env",
+                      "molotow3_v0": "jass_env.aec:molotow3_env"})
+# --- end Mittlere and Molotow
 
 
 def _register() -> None:
@@ -524,5 +555,6 @@ def _register() -> None:
 _register()
 
 __all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "coiffeur_env", "coiffeur6_env",
-           "coiffeur10_env", "resolve_rules", "observation_high",
+           "coiffeur10_env", "mittlere_env", "molotow_env", "molotow3_env", "resolve_rules",
+           "observation_high",
            "round_score_max", "EPISODES", "AGENTS", "ENV_NAMES", "TIE_ROUNDS_BOUND"]

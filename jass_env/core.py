@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import coiffeur, differenzler, schieber
+from . import coiffeur, differenzler, first_discard, schieber
 from .kernel import (
     D7,
     MAX_PLAYERS,
@@ -101,9 +101,11 @@ from .rules import (
     RP_MULT,
     RP_PLAYERS,
     RP_TRICKS,
+    RP_TRUMP_MODE,
     RP_VALUES,
+    TRUMP_FIRST_DISCARD,
 )
-from .spec import KIND_COIFFEUR, KIND_SCHIEBER, LAST_TRICK_BONUS, MAX_SIDES
+from .spec import KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, LAST_TRICK_BONUS, MAX_SIDES
 
 #: the first phase action of every game (a contract, or the prediction of 0 points)
 PHASE_ACTION_OFFSET = N_CARDS
@@ -156,12 +158,15 @@ def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) 
     for i in range(MAX_TRICKS):
         st[S_TRICK_WINNER + i] = -1
         st[S_TRICK_POINTS + i] = -1
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    kind = rp[RP_KIND]
+    if kind == KIND_SCHIEBER:
         schieber.begin_round(st, rp)
-    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+    elif kind == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
         coiffeur.begin_round(st, rp)
-    else:
+    elif kind == KIND_DIFFERENZLER:
         differenzler.begin_round(st, rp)
+    else:                                             # Mittlere, Molotow (first_discard)
+        first_discard.begin_round(st, rp)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -310,7 +315,7 @@ def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
 def legal_block(st: np.ndarray, rp: np.ndarray) -> int:
     """How many phase actions from PHASE_ACTION_OFFSET on are legal as a block (Differenzler's
     predictions while predicting; 0 otherwise)."""
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    if rp[RP_KIND] != KIND_DIFFERENZLER:
         return 0
     return differenzler.legal_predictions(st)
 
@@ -389,10 +394,15 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
 @njit(cache=True, error_model="numpy", inline="always")
 def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
     p = st[S_TO_MOVE]
+    n = st[S_N_IN_TRICK]
+    schieber_game = rp[RP_KIND] == KIND_SCHIEBER
+    # Mittlere, Molotow: the first card that does not follow suit fixes trump from itself on
+    if (not schieber_game and n > 0 and rp[RP_TRUMP_MODE] == TRUMP_FIRST_DISCARD
+            and first_discard.is_fixing(st, card)):
+        first_discard.fix_trump(st, p, card, rp)
     bit = np.int64(1) << card
     st[S_HANDS + p] &= ~bit
     st[S_PLAYED + p] |= bit
-    n = st[S_N_IN_TRICK]
     contract = st[S_CONTRACT]
     if n > 0 and shows_void(card, st[S_TRICK] // 9, contract, rp):
         st[S_VOIDS + p] |= np.int64(1) << (st[S_TRICK] // 9)
@@ -403,10 +413,13 @@ def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
     if n == 0 or strength > st[S_WIN_STRENGTH]:
         st[S_WIN_POS] = n
         st[S_WIN_STRENGTH] = strength
-    schieber_game = rp[RP_KIND] == KIND_SCHIEBER
-    # Stöck: the cheap test stays here, outside the call (numba compiles the hot path leaner so)
-    if schieber_game and st[S_STOECK_PLAYER] == p and not st[S_STOECK_SHOWN] and card // 9 == contract:
-        schieber.show_stoeck(st, p, rp)
+    # Stöck: the cheap test stays here, outside the call (numba compiles the hot path leaner so);
+    # Differenzler has no Stöck holder, Molotow's is known once trump is fixed
+    if st[S_STOECK_PLAYER] == p and not st[S_STOECK_SHOWN] and card // 9 == contract:
+        if schieber_game:
+            schieber.show_stoeck(st, p, rp)
+        else:
+            first_discard.show_stoeck(st, p)
     n += 1
     if n < players:
         st[S_N_IN_TRICK] = n
@@ -442,12 +455,15 @@ def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
     st[S_TRICK_NO] = t + 1
     st[S_LEADER] = winner
     st[S_TO_MOVE] = winner
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    kind = rp[RP_KIND]
+    if kind == KIND_SCHIEBER:
         schieber.after_trick(st, t, winner, points, rp)
-    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+    elif kind == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
         coiffeur.after_trick(st, t, rp)
-    else:
+    elif kind == KIND_DIFFERENZLER:
         differenzler.after_trick(st, t, rp)
+    else:                                             # Mittlere, Molotow (first_discard)
+        first_discard.after_trick(st, t, winner, rp)
 
 
 @njit(cache=True, error_model="numpy")

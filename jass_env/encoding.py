@@ -3,7 +3,7 @@ environments.
 
 :mod:`jass_env.observation` encodes Schieber (version 1, 529 floats),
 :mod:`jass_env.observation_differenzler` both Differenzler games, :mod:`jass_env.observation_coiffeur`
-the Coiffeur games (598); the compiled
+the Coiffeur games (598), :mod:`jass_env.observation_discard` Mittlere and Molotow; the compiled
 :func:`encode_observation` and :func:`encode_state` here branch on the game of ``rp`` (the
 :meth:`jass_env.rules.Rules.params` array), so the AEC and the batched environments call one
 function for every game. :func:`obs_dim`, :func:`state_dim` and :func:`observation_bounds` give the
@@ -17,38 +17,51 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import observation, observation_coiffeur, observation_differenzler
+from . import observation, observation_coiffeur, observation_differenzler, observation_discard
 from .rules import RP_KIND, Rules
-from .spec import KIND_COIFFEUR, KIND_SCHIEBER
+from .spec import KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER
 
 
 @njit(cache=True, inline="always")
 def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """The observation of player ``observer`` in the game of ``rp`` into ``out`` (float32)."""
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    kind = rp[RP_KIND]
+    if kind == KIND_SCHIEBER:
         observation.encode_observation(st, observer, rp, out)
-    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+    elif kind == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
         observation_coiffeur.encode_observation(st, observer, rp, out)
-    else:
+    elif kind == KIND_DIFFERENZLER:
         observation_differenzler.encode_observation(st, observer, rp, out)
+    else:                                             # Mittlere, Molotow
+        observation_discard.encode_observation(st, observer, rp, out)
 
 
 @njit(cache=True, inline="always")
 def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """The full-information state from ``observer``'s seat in the game of ``rp`` into ``out``."""
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    kind = rp[RP_KIND]
+    if kind == KIND_SCHIEBER:
         observation.encode_state(st, observer, rp, out)
-    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+    elif kind == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
         observation_coiffeur.encode_state(st, observer, rp, out)
-    else:
+    elif kind == KIND_DIFFERENZLER:
         observation_differenzler.encode_state(st, observer, rp, out)
+    else:                                             # Mittlere, Molotow
+        observation_discard.encode_state(st, observer, rp, out)
+
+
+def _module(rules: Rules):  # noqa: ANN202 (one of the observation modules)
+    """The observation module of a non-Schieber game."""
+    return observation_differenzler if rules.spec.kind == KIND_DIFFERENZLER else observation_discard
 
 
 def obs_version(rules: Rules) -> int:
     """The version of the observation layout of the game of ``rules`` (bumped on any change)."""
     if rules.spec.kind == KIND_SCHIEBER:
         return observation.OBS_VERSION
-    return observation_differenzler.OBS_VERSION
+    if rules.spec.kind == KIND_COIFFEUR:
+        return observation_coiffeur.OBS_VERSION
+    return _module(rules).OBS_VERSION
 
 
 def obs_dim(rules: Rules) -> int:
@@ -56,7 +69,7 @@ def obs_dim(rules: Rules) -> int:
         return observation.OBS_DIM
     if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
         return observation_coiffeur.OBS_DIM
-    return observation_differenzler.obs_dim(rules.spec)
+    return _module(rules).obs_dim(rules.spec)
 
 
 def state_dim(rules: Rules) -> int:
@@ -64,7 +77,7 @@ def state_dim(rules: Rules) -> int:
         return observation.STATE_DIM
     if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
         return observation_coiffeur.STATE_DIM
-    return observation_differenzler.state_dim(rules.spec)
+    return _module(rules).state_dim(rules.spec)
 
 
 def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +86,7 @@ def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(observation.OBS_DIM, dtype=np.float32), observation.observation_high(rules)
     if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
         return observation_coiffeur.observation_bounds(rules)
-    return observation_differenzler.observation_bounds(rules.spec)
+    return _module(rules).observation_bounds(rules.spec)
 
 
 def state_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:

@@ -13,6 +13,9 @@ Every game of the family (:mod:`jass_env.spec`) uses the same classes; the rules
 >>> r.trump_card, r.contract           # e.g. ("H9", "H")
 >>> r.step("predict 40")               # forehand predicts 40 points (action 36 + 40)
 
+>>> r = Round("mittlere", seed=3)       # 3 players alone; the first discard fixes trump
+>>> r.trump, r.trump_fixed              # None, None until a player cannot follow suit
+
 All state lives in one int64 array (``Round.state``, layout in :mod:`jass_env.kernel`); the
 properties below read it through :class:`jass_env.core.StateView`. Per-side lists (``points``,
 ``score``, ``tricks_won``) have one entry per team in team games and one per player when
@@ -26,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from . import coiffeur, core, differenzler, kernel
+from . import coiffeur, core, differenzler, first_discard, kernel, molotow
 from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, mask_of, names_of
 from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
-from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, ROUND_POINTS
+from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_MOLOTOW, ROUND_POINTS
 
 
 class IllegalActionError(ValueError):
@@ -115,8 +118,10 @@ class Round:
     def _fix_trump(self, trump_card: str | None, trump: str | None) -> None:
         """Differenzler: replace the drawn trump by the given one (checked against the switches)."""
         if self.spec.bidding != "prediction":
+            how = ("chosen in the contract phase" if self.spec.bidding == "contract"
+                   else "fixed by the first card played by a player who cannot follow suit")
             raise ValueError(f"trump_card and trump are for Differenzler; in {self.spec.name} trump is "
-                             f"chosen in the contract phase")
+                             f"{how}")
         if self.rules.trump_mode == "bottom_card":
             if trump is not None or trump_card is None:
                 raise ValueError("under trump_mode='bottom_card' give trump_card (a card of the dealer's "
@@ -182,8 +187,9 @@ class Round:
                 pass
         elif isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < n:
             return int(action)
-        forms = ("card names, contract names or push" if self.spec.bidding == "contract"
-                 else f"card names or 'predict K' (K = 0..{ROUND_POINTS})")
+        forms = {"contract": "card names, contract names or push",
+                 "prediction": f"card names or 'predict K' (K = 0..{ROUND_POINTS})"}.get(self.spec.bidding,
+                                                                                         "card names")
         raise IllegalActionError(f"not a {self.spec.name} action: {action!r}; actions are integers "
                                  f"0..{n - 1} ({names[0]} .. {names[-1]}), {forms}")
 
@@ -348,6 +354,59 @@ class Round:
         if self.trick_number < 1:
             return []
         return names_of(self.view.weis_cards[player])
+
+    # --- Mittlere and Molotow (issue 17): trump by the first discard (jass_env.first_discard)
+    @property
+    def discards_fix_trump(self) -> bool:
+        """Whether trump is fixed by the first card that does not follow suit (Mittlere, Molotow)."""
+        return self.rules.trump_mode == "first_discard"
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit (D H S C), None while none is fixed (or in Obenabe/Undenufe)."""
+        if self.discards_fix_trump and self.view.declarer < 0:
+            return None
+        c = self.view.contract
+        return CONTRACTS[c] if 0 <= c < len(SUITS) else None
+
+    @property
+    def trump_fixed(self) -> dict[str, int] | None:
+        """Where trump was fixed by a discard: {"player", "card", "trick", "position"} with the
+        trick counted from 1 and the position from 0 (the leader), as in records; None before."""
+        if not self.discards_fix_trump or self.view.declarer < 0:
+            return None
+        trick, position = first_discard.fix_position(self.state, self.rp)
+        return {"player": self.view.declarer, "card": card_name(self.view.trump_card),
+                "trick": int(trick) + 1, "position": int(position)}
+
+    @property
+    def result(self) -> list[int] | None:
+        """Mittlere: each player's Striche − Nullen of the finished hand; Molotow: his hand score
+        (points + table Weis − hand Weis − Stöck); None while the hand goes on (or other games)."""
+        return self.score if self.is_over and self.discards_fix_trump else None
+
+    def hand_weis(self) -> list[dict[str, Any]]:
+        """Molotow: every Weis of every dealt hand [{"player", "cards", "points"}] (they count
+        minus for their holder; public after trick 1). Empty in other games."""
+        if self.spec.kind != KIND_MOLOTOW:
+            return []
+        return [{"player": p, "cards": names_of(mask), "points": pts} for p in range(self.spec.players)
+                for pts, mask in molotow.hand_weis_list(self.view.dealt[p], self.rp)]
+
+    def table_weis(self) -> list[dict[str, Any]]:
+        """Molotow: the table Weis of the finished tricks [{"player" (the trick's winner), "trick"
+        (from 1), "cards", "points"}] (they count plus for the winner). Empty in other games."""
+        if self.spec.kind != KIND_MOLOTOW:
+            return []
+        fixed = self.trump_fixed
+        out = []
+        for t in range(self.trick_number):
+            trump = None if fixed is None or fixed["trick"] > t + 1 else SUITS.index(self.trump)
+            for pts, mask in molotow.table_weis_list(mask_of(self.view.trick_cards(t)), trump, self.rp):
+                out.append({"player": self.view.trick_winner(t), "trick": t + 1, "cards": names_of(mask),
+                            "points": pts})
+        return out
+    # --- end Mittlere and Molotow
 
     def __repr__(self) -> str:
         return (f"Round(rules={self.rules.name!r}, phase={self.phase}, contract={self.contract}, "

@@ -693,3 +693,10 @@ def co_pushers(st: np.ndarray) -> int:
 def co_eligible(st: np.ndarray) -> int:
     """Bit p = player p's team had an open row when the deal began (the declaration's candidates)."""
     return st[S_CO_ELIGIBLE]
+# ---------------------------------------------------------------------------------- Mittlere, Molotow
+# --- Mittlere and Molotow (issue 17): accessors appended for the observation
+@njit(cache=True, error_model="numpy", inline="always")
+def player_weis_of(st: np.ndarray, player: int) -> int:
+    """The Weis points a player declared from his dealt hand (Molotow: his hand Weis)."""
+    return st[S_PLAYER_WEIS + player]
+# --- end Mittlere and Molotow

@@ -52,6 +52,8 @@ OBS_SLICES: tuple[tuple[str, int, int, str], ...] = (
     ("must_declare", 596, 1, "the one to move must declare"),
     ("deals_left", 597, 1, "deals left / deals in a game"),
 )
+#: bumped on any change of the layout below
+OBS_VERSION = 1
 OBS_DIM = 598
 STATE_DIM = OBS_DIM + 4 * 36
 SLICES = {name: slice(off, off + n) for name, off, n, _ in OBS_SLICES}

@@ -16,11 +16,16 @@ game and so how the rest is read. Fields::
     Coiffeur:     pushes (players in order), declarer, row (label), contract (a Joker row's
                   contract; "slalom_O" ...) (required); factor, row_score, sheets_before
                   ({"0": {row: value}, "1": {...}}, the rows written before this deal) (optional)
+    Mittlere, Molotow: nothing more (trump is fixed by the first discard)
     tricks        one per trick: {"leader": p, "plays": [[player, card, legal?] x n],
                   "winner"?, "points"?}
     Schieber:     weis, stoeck, points[2], match_team, score[2]      (optional)
     Differenzler: points[n], penalties[n]                            (optional)
     Coiffeur:     weis, stoeck, points[2], match_team, score[2]      (optional; as Schieber)
+    Mittlere, Molotow: trump (suit or null), trump_fixed ({"trick": t from 1, "position": i from
+                  0} or null), points[n]; Mittlere result[n] (Striche − Nullen); Molotow
+                  hand_weis, table_weis ([{"player", "trick"?, "cards", "points"}]), stoeck
+                  (player or null), score[n]                         (optional)
 
 :func:`record_of` writes the record of a finished :class:`~jass_env.game.Round`, every optional
 field included (``legal`` is the engine's legal card list before each play, found by replaying the
@@ -79,7 +84,7 @@ from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, names_o
 from .commands import module_command, quiet_broken_pipe
 from .game import Round
 from .rules import PRESETS, Rules, RulesError, make_rules
-from .spec import ROUND_POINTS
+from .spec import KIND_MITTLERE, KIND_MOLOTOW, ROUND_POINTS
 
 FORMAT = "jass-record/1"
 DEFAULT_PRESET = "schieber"
@@ -88,7 +93,8 @@ REQUIRED_FIELDS = {"contract": ("dealer", "forehand", "hands", "pushed", "declar
                    "prediction": ("dealer", "forehand", "hands", "predictions", "tricks"),
                    # ---- Coiffeur (issue 15)
                    "declaration": ("dealer", "forehand", "hands", "pushes", "declarer", "row", "contract",
-                                   "tricks")}
+                                   "tricks"),
+                   "none": ("dealer", "forehand", "hands", "tricks")}
 #: the games whose sides are two teams (Schieber's outcome fields)
 _TEAM_BIDDINGS = ("contract", "declaration")
 
@@ -119,15 +125,14 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
     hands = [round.dealt_hand(p) for p in range(round.spec.players)]
     record.update(dealer=round.dealer, forehand=round.forehand, hands=hands)
     sheets = None
+    trump_card = trump = None
     if round.spec.bidding == "contract":
         record.update(pushed=round.pushed, declarer=round.declarer, contract=round.contract)
-        trump_card = trump = None
     elif round.spec.bidding == "declaration":     # ---- Coiffeur (issue 15)
         sheets = _sheets_before(round)
         record.update(pushes=round.pushes, declarer=round.declarer, row=round.row, factor=round.factor,
                       contract=round.declared_game, row_score=round.row_score, sheets_before=sheets)
-        trump_card = trump = None
-    else:
+    elif round.spec.bidding == "prediction":
         trump_card, trump = _trump_fields(round)
         record.update({"trump_card": trump_card} if trump_card is not None else {"trump": trump})
         record["predictions"] = round.predictions
@@ -183,6 +188,8 @@ def _bidding_of(r: Round) -> list[str]:
         return (["push"] if r.pushed else []) + [r.contract]
     if r.spec.bidding == "declaration":
         return ["push"] * len(r.pushes) + [_declaration_action(r.row, r.declared_game)]
+    if r.spec.bidding == "none":
+        return []
     n = r.spec.players
     return [f"predict {r.predictions[(r.forehand + k) % n]}" for k in range(n)]
 
@@ -207,6 +214,8 @@ def _outcome(r: Round) -> dict[str, Any]:
         return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
                 "points": r.points, "match_team": r.match_team, "score": r.score, "factor": r.factor,
                 "row_score": r.row_score}
+    if r.spec.bidding == "none":
+        return _discard_outcome(r)
     return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
             "points": r.points, "match_team": r.match_team, "score": r.score}
 
@@ -491,9 +500,11 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
     elif spec.bidding == "declaration":            # ---- Coiffeur (issue 15)
         bidding, sheets = _parse_declaration(obj, rules)
         _check_declaration(rules, hands, dealer, bidding, sheets, obj["declarer"])
-    else:
+    elif spec.bidding == "prediction":
         bidding = _parse_predictions(obj["predictions"], n, forehand)
         trump_card, trump = _parse_trump(obj, rules, hands, dealer)
+    else:                                             # Mittlere, Molotow: card play at once
+        bidding = []
     # who leads trick 1 is the engine's to say (forehand, or after a push maybe the declarer)
     first_leader = _start_replay(rules, hands, dealer, bidding, trump_card, trump, sheets).leader
     tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks)
@@ -709,7 +720,11 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
         if obj["stoeck"] is not None:
             _player(obj["stoeck"], "stoeck", spec.players)
         out["stoeck"] = obj["stoeck"]
-    per_side = ("points", "score") if spec.bidding in _TEAM_BIDDINGS else ("points", "penalties")
+    if spec.bidding == "none":
+        out.update(_parse_discard_outcome(obj, rules))
+    per_side = {"contract": ("points", "score"), "declaration": ("points", "score"),
+                "prediction": ("points", "penalties"),
+                "none": ("points", "result" if spec.kind == KIND_MITTLERE else "score")}[spec.bidding]
     side_names = "[team0, team1]" if spec.sides == 2 else "one per player"
     for key in per_side:
         if key in obj:
@@ -752,20 +767,32 @@ def _replay(rec: _Record, report: Callable[..., None]) -> None:
         done = r.tricks[t - 1]
         if trick.winner is not None and trick.winner != done["winner"]:
             report(f"winner: record says player {trick.winner}, engine computes player {done['winner']}", t)
-        if trick.points is not None and trick.points != done["points"]:
-            report(f"points: record says {trick.points}, engine computes {done['points']}", t)
+        if trick.points is not None and not r.discards_fix_trump:
+            _check_trick_points(trick, done, t, report)
+    if r.discards_fix_trump:      # a trick before the first discard is recounted with the trump's values
+        for t, (trick, done) in enumerate(zip(rec.tricks, r.tricks), 1):
+            if trick.points is not None:
+                _check_trick_points(trick, done, t, report)
 
     engine = _outcome(r)
     for key, value in rec.outcome.items():
-        if key == "weis":
+        if key in ("hand_weis", "table_weis"):
+            if _weis_multiset(value) != _weis_multiset(engine[key]):
+                report(f"{key}: record says {_show_weis(value)}, engine computes {_show_weis(engine[key])}")
+        elif key == "weis":
             if _weis_multiset(value) != _weis_multiset(engine["weis"]):
                 report(f"weis: record says {_show_weis(value)}, engine computes {_show_weis(engine['weis'])}")
         elif value != engine[key]:
             report(f"{key}: record says {json.dumps(value)}, engine computes {json.dumps(engine[key])}")
 
 
-def _weis_multiset(weis: list[dict[str, Any]]) -> Counter[tuple[int, frozenset[str], int]]:
-    return Counter((w["player"], frozenset(w["cards"]), w["points"]) for w in weis)
+def _check_trick_points(trick: _Trick, done: dict[str, Any], t: int, report: Callable[..., None]) -> None:
+    if trick.points != done["points"]:
+        report(f"points: record says {trick.points}, engine computes {done['points']}", t)
+
+
+def _weis_multiset(weis: list[dict[str, Any]]) -> Counter[tuple[int, int | None, frozenset[str], int]]:
+    return Counter((w["player"], w.get("trick"), frozenset(w["cards"]), w["points"]) for w in weis)
 
 
 def _show_weis(weis: list[dict[str, Any]]) -> str:
@@ -773,8 +800,71 @@ def _show_weis(weis: list[dict[str, Any]]) -> str:
     items = []
     for w in weis:
         cards = sorted(w["cards"], key=lambda c: (card_id(c) // 9, -(card_id(c) % 9)))
-        items.append((w["player"], f"player {w['player']}: {' '.join(cards)} = {w['points']}"))
+        trick = f" (trick {w['trick']})" if "trick" in w else ""
+        items.append((w["player"], f"player {w['player']}{trick}: {' '.join(cards)} = {w['points']}"))
     return "[" + ", ".join(text for _, text in sorted(items)) + "]"
+
+
+# ====================================================================================== Mittlere, Molotow
+# --- Mittlere and Molotow (issue 17): trump by the first discard; docs/records.md
+def _discard_outcome(r: Round) -> dict[str, Any]:
+    """Mittlere's and Molotow's optional fields of a finished round, as the engine computes them."""
+    fixed = r.trump_fixed
+    out: dict[str, Any] = {"trump": r.trump,
+                           "trump_fixed": None if fixed is None else {"trick": fixed["trick"],
+                                                                      "position": fixed["position"]},
+                           "points": r.points}
+    if r.spec.kind == KIND_MITTLERE:
+        out["result"] = r.result
+    else:
+        out.update(hand_weis=r.hand_weis(), table_weis=r.table_weis(),
+                   stoeck=r.stoeck_player if r.stoeck_shown else None, score=r.score)
+    return out
+
+
+def _parse_weis_list(value: Any, key: str, players: int, with_trick: bool) -> list[dict[str, Any]]:
+    """A list of Weis entries {"player", ("trick",) "cards", "points"}, type-checked."""
+    fields = ("player", "trick", "cards", "points") if with_trick else ("player", "cards", "points")
+    shown = "{" + ", ".join(f'"{f}"' for f in fields) + "}"
+    if not isinstance(value, list):
+        raise _Malformed(f"{key} must be a list of {shown}, got {_kind(value)}")
+    for w in value:
+        if not isinstance(w, dict) or any(k not in w for k in fields):
+            raise _Malformed(f"an entry of {key} is an object {shown}, got {_kind(w)}")
+        _player(w["player"], f"the player of a {key} entry", players)
+        if with_trick:
+            _int(w["trick"], f"the trick of a {key} entry")
+        _card_set(w["cards"], f"the cards of a {key} entry")
+        _int(w["points"], f"the points of a {key} entry")
+    return value
+
+
+def _parse_discard_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """Mittlere's and Molotow's optional fields present in the record (not the per-player lists)."""
+    spec = rules.spec
+    out: dict[str, Any] = {}
+    if "trump" in obj:
+        if obj["trump"] is not None and obj["trump"] not in SUITS:
+            raise _Malformed(f"trump must be a suit letter {' '.join(SUITS)} or null, "
+                             f"got {_kind(obj['trump'])}")
+        out["trump"] = obj["trump"]
+    if "trump_fixed" in obj:
+        v = obj["trump_fixed"]
+        if v is not None and (not isinstance(v, dict) or set(v) != {"trick", "position"}
+                              or not all(_is_int(x) for x in v.values())):
+            raise _Malformed(f"trump_fixed must be {{\"trick\": t, \"position\": i}} (integers) or null, "
+                             f"got {_kind(v)}")
+        out["trump_fixed"] = v
+    if spec.kind == KIND_MOLOTOW:
+        for key, with_trick in (("hand_weis", False), ("table_weis", True)):
+            if key in obj:
+                out[key] = _parse_weis_list(obj[key], key, spec.players, with_trick)
+        if "stoeck" in obj:
+            if obj["stoeck"] is not None:
+                _player(obj["stoeck"], "stoeck", spec.players)
+            out["stoeck"] = obj["stoeck"]
+    return out
+# --- end Mittlere and Molotow
 
 
 # ====================================================================================== CLI

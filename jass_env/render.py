@@ -47,6 +47,7 @@ from . import core
 from .cards import CONTRACT_NAMES, SUIT_SYMBOLS, card_id, card_symbol, cards_of
 from .game import Round
 from .rules import Rules, make_rules
+from .spec import KIND_MOLOTOW
 
 ShowHands = Literal["all"] | int | None
 
@@ -82,6 +83,8 @@ def render_table(state: np.ndarray, rules: str | Rules | None = None,
         lines = _differenzler_lines(view, rules, show_hands)
     elif rules.spec.bidding == "declaration":      # ---- Coiffeur (issue 15)
         lines = _coiffeur_lines(view, rules, show_hands)
+    elif rules.spec.bidding == "none":
+        lines = _discard_lines(view, rules, show_hands)
     else:
         lines = _schieber_lines(view, rules, show_hands)
     if view.is_over:
@@ -258,6 +261,47 @@ def _coiffeur_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
     lines.append("Total".ljust(width) + str(ms[0]).rjust(8) + str(ms[1]).rjust(8)
                  + _team_result(view.match_winner))
     return lines
+
+
+# --- Mittlere and Molotow (issue 17)
+def _discard_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
+    """Mittlere and Molotow: trump by the first discard; Molotow's Weis and Stöck."""
+    n = view.players
+    r = Round(rules, state=view.st)
+    lines = [_head(view, f"{rules.spec.title} ({rules.name})", f" of {rules.match_rounds}")]
+    fixed = r.trump_fixed
+    if fixed is None:
+        lines.append("Trump: none yet (Obenabe ranking; the first card that does not follow fixes it)")
+    else:
+        lines.append(f"Trump: {SUIT_SYMBOLS[view.contract]}, fixed by {player_name(fixed['player'])}'s "
+                     f"{card_symbol(view.trump_card)} (trick {fixed['trick']}, position {fixed['position']})")
+    for p in range(n):
+        lines.append(_hand_line(view, p, player_name(p), show_hands))
+    lines += _trick_lines(view)
+    pts, tw = view.points, view.tricks_won
+    lines.append("Points: " + " · ".join(f"{player_name(p)} {pts[p]}" for p in range(n))
+                 + " | tricks " + " · ".join(str(x) for x in tw))
+    if rules.spec.kind == KIND_MOLOTOW and (view.trick_number >= 1 or show_hands == "all"):
+        hand = [sum(w["points"] for w in r.hand_weis() if w["player"] == p) for p in range(n)]
+        lines.append("Hand Weis (minus): " + " · ".join(f"{player_name(p)} {hand[p]}" for p in range(n))
+                     + " | table Weis (plus): "
+                     + " · ".join(f"{player_name(p)} {x}" for p, x in enumerate(view.weis_points)))
+    sp = view.stoeck_player
+    if sp is not None and (view.stoeck_shown or show_hands == "all"):
+        lines.append(f"Stöck: {player_name(sp)} (−{rules.stoeck}, "
+                     f"{'shown' if view.stoeck_shown else 'not shown yet'})")
+    if view.is_over:
+        label = "Striche − Nullen" if rules.spec.kind != KIND_MOLOTOW else "Hand scores (lowest best)"
+        lines.append(f"{label}: " + " · ".join(f"{player_name(p)} {x}" for p, x in enumerate(view.score)))
+    if view.is_match:
+        best = "highest" if rules.spec.kind != KIND_MOLOTOW else "lowest"
+        line = ("Game: " + " · ".join(f"{player_name(p)} {x}" for p, x in enumerate(view.match_score))
+                + f" ({best} wins, {rules.match_rounds} hands, {view.rounds_done} completed)")
+        if view.match_winner is not None:
+            line += f": {player_name(view.match_winner)} wins"
+        lines.append(line)
+    return lines
+# --- end Mittlere and Molotow
 
 
 __all__ = ["render_table", "hand_text", "player_name", "SUIT_SYMBOLS"]

@@ -39,6 +39,18 @@ Coiffeur (teams as Schieber; only the declaring team writes a row; ``r[0] = r[2]
 ``"win"``
     Whole-game episodes: +1 / -1 / 0 for winning / losing / drawing the game when it ends (the
     higher sheet total), 0 at the other deals; single deals: the sign of the row score difference.
+
+Mittlere (3 players alone; a hand's score is Striche − Nullen, −2..+2, higher is better) and
+Molotow (n players alone; a hand's score is points + table Weis − hand Weis − Stöck, lower is
+better), paid when a hand ends like Differenzler's, with the sign of "better":
+
+``"points"`` (default)
+    Mittlere: ``(score_p − mean score) / 2``; Molotow: ``−(score_p − mean score) / 157`` (a hand
+    with large Weis can go beyond ±1).
+``"win"``
+    As Differenzler's, with the best score the highest (Mittlere) or the lowest (Molotow): round
+    episodes +1/k to the k best, −1/(n−k) to the others (0 when all tie); match episodes +1 to
+    the game's winner and −1/(n−1) to every other player.
 """
 
 from __future__ import annotations
@@ -48,14 +60,25 @@ from numba import njit
 
 from . import core, kernel
 from .rules import RP_CO_FACTOR, RP_KIND, Rules
-from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, ROUND_POINTS
+from .spec import (
+    COIFFEUR_ROW_LABELS,
+    KIND_COIFFEUR,
+    KIND_DIFFERENZLER,
+    KIND_MITTLERE,
+    KIND_MOLOTOW,
+    KIND_SCHIEBER,
+    ROUND_POINTS,
+)
 
 REWARD_KINDS = ("points", "win", "tricks")
 REWARD_POINTS, REWARD_WIN, REWARD_TRICKS = 0, 1, 2
 REWARD_SCALE = float(ROUND_POINTS)
+#: Mittlere's "points" divisor: a hand's score is −2..+2 Striche − Nullen
+MITTLERE_REWARD_SCALE = 2.0
 #: the kinds each rules family has, by spec.KIND_*
 _KINDS_OF_FAMILY = {KIND_SCHIEBER: REWARD_KINDS, KIND_DIFFERENZLER: ("points", "win"),
-                    KIND_COIFFEUR: ("points", "win")}
+                    KIND_COIFFEUR: ("points", "win"),
+                    KIND_MITTLERE: ("points", "win"), KIND_MOLOTOW: ("points", "win")}
 
 
 def reward_kinds(rules: Rules | None = None) -> tuple[str, ...]:
@@ -78,12 +101,15 @@ def reward_kind(name: str, rules: Rules | None = None) -> int:
 def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
     """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
     per player of the game)."""
-    if rp[RP_KIND] == KIND_SCHIEBER:
+    family = rp[RP_KIND]
+    if family == KIND_SCHIEBER:
         _schieber_step(st, action, rp, kind, out, REWARD_SCALE)
-    elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
+    elif family == KIND_COIFFEUR:                     # ---- Coiffeur (issue 15)
         _coiffeur_step(st, action, rp, kind, out)
-    else:
-        _differenzler_step(st, action, rp, kind, out)
+    elif family == KIND_MITTLERE:                     # higher is better
+        _individual_step(st, action, rp, kind, out, 1.0, MITTLERE_REWARD_SCALE)
+    else:                                             # Differenzler, Molotow: lower is better
+        _individual_step(st, action, rp, kind, out, -1.0, REWARD_SCALE)
 
 
 @njit(cache=True, inline="always")
@@ -111,7 +137,10 @@ def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: 
 
 
 @njit(cache=True, inline="always")
-def _differenzler_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray) -> None:
+def _individual_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray,
+                     sign: float, scale: float) -> None:
+    """Everyone alone: rewards when a hand (or the game) ends; ``sign`` +1 when a higher score
+    is better, −1 when lower is; ``scale`` divides the "points" reward."""
     core.apply_action(st, action, rp)
     n = kernel.n_players(rp)
     for p in range(n):
@@ -124,23 +153,23 @@ def _differenzler_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, o
             total += kernel.score_of(st, p)
         mean = total / n
         for p in range(n):
-            out[p] = -(kernel.score_of(st, p) - mean) / REWARD_SCALE
+            out[p] = sign * (kernel.score_of(st, p) - mean) / scale
     elif kernel.is_match(st):
         w = kernel.match_winner(st)
         if w >= 0:
             for p in range(n):
                 out[p] = 1.0 if p == w else -1.0 / (n - 1)
     else:
-        best = kernel.score_of(st, 0)
+        best = sign * kernel.score_of(st, 0)
         for p in range(1, n):
-            best = min(best, kernel.score_of(st, p))
+            best = max(best, sign * kernel.score_of(st, p))
         k = 0
         for p in range(n):
-            if kernel.score_of(st, p) == best:
+            if sign * kernel.score_of(st, p) == best:
                 k += 1
         if k < n:
             for p in range(n):
-                out[p] = 1.0 / k if kernel.score_of(st, p) == best else -1.0 / (n - k)
+                out[p] = 1.0 / k if sign * kernel.score_of(st, p) == best else -1.0 / (n - k)
 
 
 # ---- Coiffeur (issue 15)

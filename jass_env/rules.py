@@ -42,6 +42,15 @@ LEADER_FOREHAND, LEADER_DECLARER = range(2)
 #: the dealer's hand, shown to all), "random_suit" (drawn, no card shown)
 TRUMP_MODES = ("chosen", "bottom_card", "random_suit")
 TRUMP_CHOSEN, TRUMP_BOTTOM_CARD, TRUMP_RANDOM_SUIT = range(3)
+# --- Mittlere and Molotow (issue 17): "first_discard" = the suit of the first card played by a
+# player who cannot follow (jass_env.first_discard); appended, the numbers above are unchanged
+TRUMP_MODES = TRUMP_MODES + ("first_discard",)
+TRUMP_FIRST_DISCARD = 3
+#: Mittlere/Molotow, a hand in which nobody ever discards: "obenabe" (it counts with Obenabe
+#: ranking and values) or "annul" (every player scores 0 for it)
+NO_TRUMP_HANDS = ("obenabe", "annul")
+NO_TRUMP_OBENABE, NO_TRUMP_ANNUL = range(2)
+# --- end Mittlere and Molotow
 #: Differenzler predictions: "hidden" until the round ends, or "open" once made
 PREDICTIONS = ("hidden", "open")
 #: Differenzler's -10 for an exact 0: "never", or "zero_point_trick" (with a trick won)
@@ -132,12 +141,15 @@ class Rules:
     coiffeur_weis: str = "off"
     #: Coiffeur Slalom and Guschti card values: "starting" direction's, or "per_trick"
     slalom_values: str = "starting"
+    #: Mittlere/Molotow: a hand without any discard counts with Obenabe values ("obenabe") or
+    #: scores 0 for everyone ("annul")
+    no_trump_hand: str = "obenabe"
 
     # ------------------------------------------------------------------ construction
     @staticmethod
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
-        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10."""
+        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -277,7 +289,8 @@ def _validate(r: Rules) -> None:
                "match_finish": MATCH_FINISHES, "first_forehand": FIRST_FOREHANDS,
                "leader_after_push": LEADERS_AFTER_PUSH, "trump_mode": TRUMP_MODES,
                "predictions": PREDICTIONS, "zero_bid_bonus": ZERO_BID_BONUSES,
-               "coiffeur_weis": COIFFEUR_WEIS, "slalom_values": SLALOM_VALUES}
+               "coiffeur_weis": COIFFEUR_WEIS, "slalom_values": SLALOM_VALUES,
+               "no_trump_hand": NO_TRUMP_HANDS}
     for key, allowed in choices.items():
         if getattr(r, key) not in allowed:
             raise bad(key, getattr(r, key), ", ".join(allowed))
@@ -306,10 +319,11 @@ def _validate(r: Rules) -> None:
 
 #: switches a game does not have, with the one value they must keep there
 _FIXED_IN_GAME: dict[str, dict[str, Any]] = {
-    "schieber": {"predictions": "hidden", "zero_bid_bonus": "never"},
+    "schieber": {"predictions": "hidden", "zero_bid_bonus": "never", "no_trump_hand": "obenabe"},
     "differenzler": {"contracts": ("D", "H", "S", "C"), "push": False, "weis": False, "stoeck": 0,
                      "match_bonus": 0, "multipliers": (1, 1, 1, 1, 1, 1), "target": 0,
-                     "bergpreis": 0, "first_forehand": "random", "leader_after_push": "forehand"},
+                     "bergpreis": 0, "first_forehand": "random", "leader_after_push": "forehand",
+                     "no_trump_hand": "obenabe"},
 }
 _FIXED_IN_GAME["differenzler3"] = _FIXED_IN_GAME["differenzler"]
 #: the trump modes each game allows
@@ -348,6 +362,18 @@ def _validate_coiffeur(r: Rules) -> None:
             or not all(_is_int(f) and 1 <= f <= 100 for f in r.row_factors)):
         raise RulesError(f"bad value {r.row_factors!r} for rule switch 'row_factors'; allowed: "
                          f"{_row_factors_allowed(r.spec)}")
+# --- Mittlere and Molotow (issue 17): no contract phase, no predictions; Obenabe values before
+# trump is fixed (8 = 8); Mittlere has no Weis and no Stöck, Molotow keeps both (hand Weis minus,
+# table Weis plus, Stöck minus: jass_env.molotow)
+_FIXED_IN_DISCARD_GAMES = {"contracts": ("D", "H", "S", "C"), "push": False, "match_bonus": 0,
+                           "multipliers": (1, 1, 1, 1, 1, 1), "target": 0, "bergpreis": 0,
+                           "first_forehand": "random", "leader_after_push": "forehand",
+                           "predictions": "hidden", "zero_bid_bonus": "never", "ou_card_values": True}
+_FIXED_IN_GAME["mittlere"] = {**_FIXED_IN_DISCARD_GAMES, "weis": False, "stoeck": 0}
+_FIXED_IN_GAME["molotow"] = _FIXED_IN_GAME["molotow3"] = _FIXED_IN_DISCARD_GAMES
+for _game in ("mittlere", "molotow", "molotow3"):
+    _TRUMP_MODES_OF_GAME[_game] = ("first_discard",)
+# --- end Mittlere and Molotow
 
 
 def _validate_for_game(r: Rules) -> None:
@@ -394,6 +420,19 @@ PRESETS["differenzler3"] = dataclasses.replace(DIFFERENZLER, name="differenzler3
 for _game in ("coiffeur", "coiffeur6", "coiffeur10"):
     PRESETS[_game] = dataclasses.replace(SCHIEBER, name=_game, game=_game, **_FIXED_IN_GAME[_game],
                                          row_factors=tuple(range(1, len(SPECS[_game].rows) + 1)))
+# --- Mittlere and Molotow (issue 17): trump by the first discard, the under-trump ban only for a
+# player who holds the led suit; Mittlere: 12 hands a game (each of the 3 players deals four
+# times); Molotow: 8 hands, with hand Weis (all of them, Kreuzweis) and Stöck 20
+MITTLERE = dataclasses.replace(
+    SCHIEBER, name="mittlere", game="mittlere", **_FIXED_IN_GAME["mittlere"],
+    undertrump_rule="only_if_void", match_rounds=12, trump_mode="first_discard")
+PRESETS["mittlere"] = MITTLERE
+MOLOTOW = dataclasses.replace(
+    SCHIEBER, name="molotow", game="molotow", **_FIXED_IN_GAME["molotow"],
+    undertrump_rule="only_if_void", match_rounds=8, trump_mode="first_discard")
+PRESETS["molotow"] = MOLOTOW
+PRESETS["molotow3"] = dataclasses.replace(MOLOTOW, name="molotow3", game="molotow3")
+# --- end Mittlere and Molotow
 
 
 def presets_of(game: str) -> tuple[str, ...]:
@@ -442,7 +481,10 @@ RP_CO_KONTER_PENALTY = RP_CO_FACTOR + len(COIFFEUR_ROW_LABELS)
 RP_CO_MATCH_PREMIUM = RP_CO_KONTER_PENALTY + 1
 RP_CO_WEIS = RP_CO_KONTER_PENALTY + 2         # index into COIFFEUR_WEIS
 RP_CO_SLALOM_VALUES = RP_CO_KONTER_PENALTY + 3  # index into SLALOM_VALUES
-RP_SIZE = RP_CO_KONTER_PENALTY + 4
+# --- Mittlere and Molotow (issue 17)
+RP_NO_TRUMP_HAND = RP_CO_KONTER_PENALTY + 4  # index into NO_TRUMP_HANDS
+# --- end Mittlere and Molotow
+RP_SIZE = RP_NO_TRUMP_HAND + 1
 
 # Card points by rank offset (A K Q J 10 9 8 7 6), docs/rules.md "The deck".
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
@@ -506,6 +548,7 @@ def _params(r: Rules) -> np.ndarray:
     p[RP_CO_MATCH_PREMIUM] = r.match_premium
     p[RP_CO_WEIS] = COIFFEUR_WEIS.index(r.coiffeur_weis)
     p[RP_CO_SLALOM_VALUES] = SLALOM_VALUES.index(r.slalom_values)
+    p[RP_NO_TRUMP_HAND] = NO_TRUMP_HANDS.index(r.no_trump_hand)
     return p
 
 

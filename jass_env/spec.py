@@ -19,6 +19,9 @@ differenzler3   3       none      12     12     bottom card      194     penalty
 coiffeur        4       pairs     9      9      declared row     55      a row of the sheet
 coiffeur6       4       pairs     9      9      declared row     43      a row of the sheet
 coiffeur10      4       pairs     9      9      declared row     59      a row of the sheet
+mittlere        3       none      12     12     first discard    36      Striche − Nullen (place)
+molotow         4       none      9      9      first discard    36      points + table − hand Weis
+molotow3        3       none      12     12     first discard    36      points + table − hand Weis
 =============== ======= ========= ====== ====== ================ ======= =====================
 
 The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
@@ -40,6 +43,9 @@ TEAMS_NONE, TEAMS_PAIRS, TEAMS_ALTERNATE = range(3)
 KIND_SCHIEBER, KIND_DIFFERENZLER = range(2)
 # ---- Coiffeur (issue 15): its rules family, appended
 KIND_COIFFEUR = 2
+# --- Mittlere and Molotow (issue 17): trump fixed by the first discard (jass_env.first_discard)
+KIND_MITTLERE, KIND_MOLOTOW = 3, 4
+# --- end Mittlere and Molotow
 
 #: points of one round's cards with the last trick's 5 (docs/rules.md "The deck"), in every game of 36 cards
 ROUND_POINTS = 157
@@ -64,8 +70,9 @@ class GameSpec:
     teams: int
     hand_size: int
     tricks: int
-    #: the phase before card play: "contract" (Schieber's choice or push), "prediction" or
-    #: "declaration" (Coiffeur: a row of one's team's sheet, or push)
+    #: the phase before card play: "contract" (Schieber's choice or push), "prediction",
+    #: "declaration" (Coiffeur: a row of one's team's sheet, or push), or "none" (card play at
+    #: once: Mittlere, Molotow)
     bidding: str
     #: every action's name, index = action id (cards first)
     action_names: tuple[str, ...] = field(repr=False, default=())
@@ -131,6 +138,16 @@ SPECS: dict[str, GameSpec] = {
                            rows=_BASE_ROWS + ("Slalom", "Guschti", "Joker-1", "Joker-2"),
                            default_episode="match"),
 }
+# --- Mittlere and Molotow (issue 17): no phase before card play, the 36 card actions only.
+# Molotow for 5 and 6 players would need MAX_PLAYERS = 6 (every state grows); not offered.
+SPECS["mittlere"] = GameSpec("mittlere", "Mittlere", KIND_MITTLERE, players=3, teams=TEAMS_NONE,
+                             hand_size=12, tricks=12, bidding="none", action_names=CARD_ACTION_NAMES)
+SPECS["molotow"] = GameSpec("molotow", "Molotow", KIND_MOLOTOW, players=4, teams=TEAMS_NONE,
+                            hand_size=9, tricks=9, bidding="none", action_names=CARD_ACTION_NAMES)
+SPECS["molotow3"] = GameSpec("molotow3", "Molotow for three", KIND_MOLOTOW, players=3,
+                             teams=TEAMS_NONE, hand_size=12, tricks=12, bidding="none",
+                             action_names=CARD_ACTION_NAMES)
+# --- end Mittlere and Molotow
 
 #: the family's largest game, which sizes the engine's state layout
 MAX_PLAYERS = max(s.players for s in SPECS.values())

@@ -243,6 +243,9 @@ for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
                    ("differenzler3", "jass_env/Differenzler3-v0"),
                    # ---- Coiffeur (issue 15)
                    ("coiffeur", "jass_env/Coiffeur-v0"), ("coiffeur6", "jass_env/Coiffeur6-v0"),
-                   ("coiffeur10", "jass_env/Coiffeur10-v0")):
+                   ("coiffeur10", "jass_env/Coiffeur10-v0"),
+                   # Mittlere and Molotow (issue 17)
+                   ("mittlere", "jass_env/Mittlere-v0"), ("molotow", "jass_env/Molotow-v0"),
+                   ("molotow3", "jass_env/Molotow3-v0")):
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})

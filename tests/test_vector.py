@@ -32,6 +32,8 @@ def _pick(rng: np.random.Generator, mask_row: np.ndarray) -> int:
 # ---------------------------------------------------------------------------------- equivalence
 #: every Schieber preset and the Differenzler games (whose variants share the compiled paths)
 EQUIVALENCE_PRESETS = sorted(SCHIEBER_PRESETS) + ["differenzler", "differenzler3"]
+# Mittlere and Molotow (issue 17)
+EQUIVALENCE_PRESETS += ["mittlere", "molotow", "molotow3"]
 
 
 @pytest.mark.parametrize("episode", ["round", "match"])

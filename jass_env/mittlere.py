@@ -1,0 +1,100 @@
+"""Mittlere's score of a hand: Striche (+1) and Nullen (−1) by the three players' points and tricks.
+
+Three players alone, 12 cards each; trump is fixed by the first discard
+(:mod:`jass_env.first_discard`). The aim of a hand is not to end in the middle. The first case
+that fits decides (docs/rules.md "Mittlere"):
+
+=========================================================  =================================
+case                                                       score
+=========================================================  =================================
+one player took all 12 tricks                              he +2, the others −1 each
+one player has ≥ 100 points and another has 0              the middle player +2, the others −1
+one player has ≥ 100 points                                he −2, the others +1 each
+one player took no trick                                   he −2, the others +1 each
+otherwise                                                  highest +1, lowest +1, middle −2
+=========================================================  =================================
+
+In the two cases scored by place (the second and the last), players tied on points share the
+places they cover and get 0; an untied player is scored by his place (52/52/53 → 0/0/+1). The
+game's score is the sum over its hands; the highest total wins.
+
+Compiled; called by :mod:`jass_env.first_discard` at the end of a hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: one player at or above this many points is "over 100"
+HIGH_POINTS = 100
+#: the players of a Mittlere hand
+PLAYERS = 3
+#: place scores (highest, middle, lowest) of the two cases scored by place
+MIDDLE_WINS = (-1, 2, -1)
+MIDDLE_LOSES = (1, -2, 1)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _by_place(points: np.ndarray, top: int, middle: int, low: int, out: np.ndarray) -> None:
+    """Score each player by his place among the three ``points``; tied players get 0."""
+    for p in range(PLAYERS):
+        above = 0
+        tied = False
+        for q in range(PLAYERS):
+            if q != p:
+                if points[q] > points[p]:
+                    above += 1
+                elif points[q] == points[p]:
+                    tied = True
+        if tied:
+            out[p] = 0
+        elif above == 0:
+            out[p] = top
+        elif above == 1:
+            out[p] = middle
+        else:
+            out[p] = low
+
+
+@njit(cache=True, error_model="numpy")
+def hand_score(points: np.ndarray, tricks: np.ndarray, n_tricks: int, out: np.ndarray) -> None:
+    """Write each player's Striche − Nullen for one hand into ``out`` (3 entries), from the
+    players' card points and tricks taken (3 entries each) and the hand's number of tricks."""
+    for p in range(PLAYERS):
+        if tricks[p] == n_tricks:                       # one player took every trick
+            for q in range(PLAYERS):
+                out[q] = 2 if q == p else -1
+            return
+    high = -1
+    zero = False
+    for p in range(PLAYERS):
+        if points[p] >= HIGH_POINTS:
+            high = p
+        if points[p] == 0:
+            zero = True
+    if high >= 0 and zero:                              # >= 100 and another at 0: the middle wins
+        _by_place(points, MIDDLE_WINS[0], MIDDLE_WINS[1], MIDDLE_WINS[2], out)
+        return
+    if high >= 0:                                       # >= 100: he loses
+        for q in range(PLAYERS):
+            out[q] = -2 if q == high else 1
+        return
+    for p in range(PLAYERS):
+        if tricks[p] == 0:                              # no trick: he loses
+            for q in range(PLAYERS):
+                out[q] = -2 if q == p else 1
+            return
+    _by_place(points, MIDDLE_LOSES[0], MIDDLE_LOSES[1], MIDDLE_LOSES[2], out)
+
+
+def hand_result(points: list[int], tricks: list[int], n_tricks: int = 12) -> list[int]:
+    """Python face of :func:`hand_score`: the three players' Striche − Nullen of one hand."""
+    if len(points) != PLAYERS or len(tricks) != PLAYERS:
+        raise ValueError(f"a Mittlere hand has {PLAYERS} players; got points {points!r}, tricks {tricks!r}")
+    out = np.zeros(PLAYERS, dtype=np.int64)
+    hand_score(np.asarray(points, dtype=np.int64), np.asarray(tricks, dtype=np.int64), n_tricks, out)
+    return [int(v) for v in out]
+
+
+__all__ = ["hand_score", "hand_result", "HIGH_POINTS"]

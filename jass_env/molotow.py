@@ -1,0 +1,133 @@
+"""Molotow's own scoring: an avoidance game with hand Weis (minus), table Weis (plus) and Stöck.
+
+Everyone alone (4 × 9 cards, or 3 × 12 in ``molotow3``); trump is fixed by the first discard
+(:mod:`jass_env.first_discard`) and its values apply to every trick. A player's hand score
+(docs/rules.md "Molotow"), the lowest being best:
+
+    card points in his tricks (+5 for the last) + table Weis of his tricks − his hand Weis − Stöck
+
+* **Hand Weis**: every Weis of his dealt hand (runs and fours of a kind, Kreuzweis, no contest),
+  public after trick 1. State: ``S_PLAYER_WEIS[p]`` the points, ``S_WEIS_CARDS[p]`` the cards.
+* **Table Weis**: a finished trick whose cards form Weis scores them for the trick's winner: runs
+  of one suit (3 = 20, 4 = 50), fours of a kind (100, four 9s 150, four Js 200) and, once trump is
+  fixed, the trump K and Q together (the Stöck value, 20); all that apply add up. State:
+  ``S_WEIS_POINTS[p]`` the table Weis each player has taken.
+* **Stöck**: a player who holds the trump K and Q at the moment trump is fixed scores −20 when he
+  plays the second of them (``S_STOECK_PLAYER``, ``S_STOECK_SHOWN``).
+
+A game is ``match_rounds`` hands (8); the lowest total wins, a tie for the lowest plays one more.
+Compiled functions called by :mod:`jass_env.first_discard`; Python helpers at the end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import (
+    KING_QUEEN,
+    MAX_WEIS,
+    S_DEALT,
+    S_FOREHAND,
+    S_PLAYED,
+    S_PLAYER_WEIS,
+    S_PLAYS,
+    S_POINTS,
+    S_SCORE,
+    S_STOECK_PLAYER,
+    S_STOECK_SHOWN,
+    S_WEIS_CARDS,
+    S_WEIS_POINTS,
+    n_players,
+    player_weis,
+)
+from .rules import RP_STOECK, RP_WEIS
+
+#: rows of a table Weis buffer: runs and a four of a kind (player_weis), then the trump K + Q
+TABLE_WEIS_ROWS = MAX_WEIS + 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def declare_hand_weis(st: np.ndarray, rp: np.ndarray) -> None:
+    """At the deal: every player's hand Weis (points and cards), when the rules have Weis."""
+    if not rp[RP_WEIS]:
+        return
+    n = n_players(rp)
+    buf = np.empty((MAX_WEIS, 3), dtype=np.int64)
+    for p in range(n):
+        position = p - st[S_FOREHAND]
+        k = player_weis(st[S_DEALT + p], 4, position + n if position < 0 else position, rp, buf)
+        total = 0
+        cards = np.int64(0)
+        for i in range(k):
+            total += buf[i, 0]
+            cards |= buf[i, 1]
+        st[S_PLAYER_WEIS + p] = total
+        st[S_WEIS_CARDS + p] = cards
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def table_weis(cards: int, trump: int, rp: np.ndarray, out: np.ndarray) -> int:
+    """The table Weis of one trick's ``cards`` (a mask) into ``out`` rows (points, cards mask,
+    key), at least TABLE_WEIS_ROWS × 3; ``trump`` is the trump suit, or 4 (Obenabe) while none is
+    fixed. Returns the number of Weis (0 when the rules have no Weis)."""
+    if not rp[RP_WEIS]:
+        return 0
+    k = player_weis(cards, 4 if trump > 3 else trump, 0, rp, out)
+    if trump < 4 and rp[RP_STOECK] > 0 and (cards & KING_QUEEN[trump]) == KING_QUEEN[trump]:
+        out[k, 0] = rp[RP_STOECK]
+        out[k, 1] = KING_QUEEN[trump]
+        out[k, 2] = 0
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def score_trick(st: np.ndarray, trick: int, winner: int, trump: int, rp: np.ndarray) -> None:
+    """After a trick: its table Weis go to the winner."""
+    n = n_players(rp)
+    cards = np.int64(0)
+    for i in range(n):
+        cards |= np.int64(1) << st[S_PLAYS + n * trick + i]
+    buf = np.empty((TABLE_WEIS_ROWS, 3), dtype=np.int64)
+    k = table_weis(cards, trump, rp, buf)
+    for i in range(k):
+        st[S_WEIS_POINTS + winner] += buf[i, 0]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def show_stoeck(st: np.ndarray, player: int, trump: int) -> None:
+    """Called when the Stöck holder plays a trump: shown once both K and Q are played."""
+    if (st[S_PLAYED + player] & KING_QUEEN[trump]) == KING_QUEEN[trump]:
+        st[S_STOECK_SHOWN] = 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def score_hand(st: np.ndarray, rp: np.ndarray) -> None:
+    """Each player's hand score: points + table Weis − hand Weis − Stöck."""
+    for p in range(n_players(rp)):
+        score = st[S_POINTS + p] + st[S_WEIS_POINTS + p] - st[S_PLAYER_WEIS + p]
+        if st[S_STOECK_SHOWN] and st[S_STOECK_PLAYER] == p:
+            score -= rp[RP_STOECK]
+        st[S_SCORE + p] = score
+
+
+# ---------------------------------------------------------------------------------- Python helpers
+def table_weis_list(cards: int, trump: int | None, rp: np.ndarray) -> list[tuple[int, int]]:
+    """(points, cards mask) of each table Weis of one trick's cards (``trump`` None: not fixed)."""
+    buf = np.zeros((TABLE_WEIS_ROWS, 3), dtype=np.int64)
+    k = table_weis(int(cards), 4 if trump is None else int(trump), rp, buf)
+    return [(int(buf[i, 0]), int(buf[i, 1])) for i in range(k)]
+
+
+def hand_weis_list(hand: int, rp: np.ndarray) -> list[tuple[int, int]]:
+    """(points, cards mask) of each Weis of a dealt hand (every one counts in Molotow)."""
+    if not rp[RP_WEIS]:
+        return []
+    buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
+    k = player_weis(int(hand), 4, 0, rp, buf)
+    return [(int(buf[i, 0]), int(buf[i, 1])) for i in range(k)]
+
+
+__all__ = ["declare_hand_weis", "table_weis", "score_trick", "show_stoeck", "score_hand",
+           "table_weis_list", "hand_weis_list"]
