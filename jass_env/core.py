@@ -509,6 +509,8 @@ def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
     total = np.zeros(MAX_SIDES, dtype=np.int64)
     sides = n_sides(rp)
     for _ in range(n_rounds):
+        if rp[RP_KIND] == KIND_COIFFEUR:     # a deal needs open rows: each one on fresh sheets
+            reset_match(st, False)
         deal_round(st, -1, rp)
         while st[S_PHASE] != PHASE_OVER:
             # the legal set as statements, then the pick: numba compiles this form much faster
