@@ -27,9 +27,9 @@ calls for one game.
 
 Arrays: every returned array is preallocated once, C-contiguous, with dtypes float32 / bool / int64,
 so ``torch.from_numpy`` shares the memory. **They are overwritten by the next** ``reset``/``step``
-**call** (copy what you keep). Per game the env holds about 3.3 KB in Schieber (``bytes_per_game``:
-engine state 0.9 KB, observation 2.1 KB, the rest small), plus 2.7 KB with ``state_obs=True``;
-Differenzler about 3.1 KB (observation 1.7 KB, mask 194 bytes).
+**call** (copy what you keep). Per game the env holds about 3.5 KB in Schieber (``bytes_per_game``:
+engine state 1.3 KB, observation 2.1 KB, the rest small), plus 2.7 KB with ``state_obs=True``;
+Differenzler about 3.3 KB (observation 1.7 KB, mask 194 bytes).
 
 Speed: one decision (one action of one game: apply, reward, auto-reset, observation, mask) costs
 well under a microsecond in the compiled loop; ``benchmarks/vector.py`` measures it.
