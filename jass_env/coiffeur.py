@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from .kernel import (
     CO_MAX_ROWS,
@@ -63,6 +62,7 @@ from .kernel import (
     S_WEIS_POINTS,
     S_WEIS_TEAM,
     UNDENUFE,
+    engine_jit,
     n_players,
     popcount,
     seat_after,
@@ -100,7 +100,7 @@ JOKER_OFFSET = 43
 SPECIAL_OFFSET = JOKER_OFFSET + 2 * N_CONTRACTS
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def rows_mask(rp: np.ndarray) -> int:
     """Bit r = row r is on this game's sheets."""
     m = 0
@@ -110,13 +110,13 @@ def rows_mask(rp: np.ndarray) -> int:
     return m
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def open_rows(st: np.ndarray, team: int, rp: np.ndarray) -> int:
     """Bit r = row r of ``team``'s sheet is still open."""
     return rows_mask(rp) & ~st[S_CO_FILLED + team]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def row_of_action(action: int) -> int:
     """The row a declaration action (36..58, not the push) declares."""
     if action < PUSH:
@@ -126,7 +126,7 @@ def row_of_action(action: int) -> int:
     return ROW_SLALOM + (action - SPECIAL_OFFSET) // 2
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def game_of_action(action: int) -> int:
     """The game (0..5 a contract, 6..9 Slalom/Guschti from O/U) a declaration action plays."""
     if action < PUSH:
@@ -136,7 +136,7 @@ def game_of_action(action: int) -> int:
     return CO_SLALOM_O + (action - SPECIAL_OFFSET)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def trick_direction(game: int, trick: int) -> int:
     """The contract that ranks trick ``trick`` (0-based) of ``game``: the contract itself, or
     Obenabe / Undenufe by the Slalom or Guschti schedule."""
@@ -149,7 +149,7 @@ def trick_direction(game: int, trick: int) -> int:
     return start if trick < GUSCHTI_FIRST else other
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def values_contract(st: np.ndarray, trick: int, rp: np.ndarray) -> int:
     """The contract whose card values count trick ``trick``: Slalom and Guschti count every trick
     with the starting direction's values unless ``slalom_values = "per_trick"``."""
@@ -160,7 +160,7 @@ def values_contract(st: np.ndarray, trick: int, rp: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- declaring
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _next_eligible(st: np.ndarray, after: int, rp: np.ndarray) -> int:
     """The first eligible player after seat ``after`` in play order (``after`` itself last)."""
     n = n_players(rp)
@@ -171,7 +171,7 @@ def _next_eligible(st: np.ndarray, after: int, rp: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: the players whose team has an open row are the candidates; the first of
     them from forehand declares or pushes. With both sheets full the deal is over at once."""
@@ -189,13 +189,13 @@ def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     st[S_TO_MOVE] = first if first >= 0 else st[S_FOREHAND]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def must_declare(st: np.ndarray) -> bool:
     """Every eligible player has pushed once: the one to move (the first) must declare."""
     return st[S_PUSHED] >= popcount(st[S_CO_ELIGIBLE])
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def legal_declarations(st: np.ndarray, rp: np.ndarray) -> int:
     """The declarations of the player to move (a bit per action): his team's open rows (a Joker
     row with each of the six contracts, Slalom and Guschti with each direction) and, unless he
@@ -216,7 +216,7 @@ def legal_declarations(st: np.ndarray, rp: np.ndarray) -> int:
     return m
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """A push (to the next eligible player; after the last one's push, back to the first) or a
     declaration (the declarer leads trick 1)."""
@@ -249,7 +249,7 @@ def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------------------- scoring
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def after_trick(st: np.ndarray, trick: int, rp: np.ndarray) -> None:
     """The next trick's direction (Slalom, Guschti); after the last trick the row is written."""
     if trick < rp[RP_TRICKS] - 1:
@@ -258,7 +258,7 @@ def after_trick(st: np.ndarray, trick: int, rp: np.ndarray) -> None:
         _write_row(st, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def row_score(st: np.ndarray, rp: np.ndarray) -> int:
     """The declaring team's value for its row after the last trick (see the module docstring)."""
     team = st[S_DECLARER] % TEAMS
@@ -276,7 +276,7 @@ def row_score(st: np.ndarray, rp: np.ndarray) -> int:
     return amount * factor
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def _write_row(st: np.ndarray, rp: np.ndarray) -> None:
     """Deal over: the declaring team writes its row; the game ends when both sheets are full."""
     st[S_PHASE] = PHASE_OVER
@@ -303,7 +303,7 @@ def _write_row(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = 0 if a > b else (1 if b > a else DRAW)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def write_sheets(st: np.ndarray, filled: np.ndarray, values: np.ndarray) -> None:
     """Set both sheets (``filled[t]`` a row bitmask, ``values[t, r]`` the value written in row
     ``r``) and the game totals; then :func:`begin_round` again fixes the deal's candidates."""
@@ -317,7 +317,7 @@ def write_sheets(st: np.ndarray, filled: np.ndarray, values: np.ndarray) -> None
         st[S_MATCH_SCORE + t] = total
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def reset_sheets(st: np.ndarray) -> None:
     """Both sheets empty (a new game)."""
     for i in range(2 * CO_MAX_ROWS):

@@ -78,6 +78,7 @@ from .kernel import (
     card_points,
     card_strength,
     deal,
+    engine_jit,
     legal_cards,
     legal_given_winner,
     lowest_bit,
@@ -117,7 +118,7 @@ PUSH = schieber.PUSH
 
 
 # ---------------------------------------------------------------------------------- round start
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Begin a round with the given hands (one bitboard per player) and dealer; match fields
     are kept. The game's own start follows (Schieber: forehand bids; Differenzler: trump is
@@ -169,7 +170,7 @@ def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) 
         first_discard.begin_round(st, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Deal from the game's generator and start a round.
 
@@ -177,7 +178,7 @@ def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     ``first_forehand`` rule: a random dealer, or the dealer whose forehand holds the ♦7.
     """
     n = n_players(rp)
-    hands = np.zeros(2 * MAX_PLAYERS, dtype=np.int64)    # hands, then deal's scratch
+    hands = st[S_DEALT:S_DEALT + MAX_PLAYERS]     # dealt into its place (start_round copies it)
     deal(st, hands, n, rp[RP_HAND_SIZE])
     if dealer < 0:
         dealer = d7_dealer(hands, rp)
@@ -186,7 +187,7 @@ def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     start_round(st, hands, dealer, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def d7_dealer(hands: np.ndarray, rp: np.ndarray) -> int:
     """Under ``first_forehand="D7"``: the dealer whose forehand holds the ♦7; -1 under "random"."""
     if rp[RP_FIRST_FOREHAND] != FIRST_FOREHAND_D7:
@@ -198,7 +199,7 @@ def d7_dealer(hands: np.ndarray, rp: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def reset_match(st: np.ndarray, is_match: bool) -> None:
     st[S_MATCH] = 1 if is_match else 0
     for t in range(MAX_SIDES):
@@ -209,7 +210,7 @@ def reset_match(st: np.ndarray, is_match: bool) -> None:
     coiffeur.reset_sheets(st)                     # ---- Coiffeur (issue 15): both sheets empty
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def sync_trick_winner(st: np.ndarray) -> None:
     """Recompute the derived fields S_WIN_POS / S_WIN_STRENGTH from the current trick's cards.
 
@@ -224,7 +225,7 @@ def sync_trick_winner(st: np.ndarray) -> None:
         st[S_WIN_STRENGTH] = STRENGTH[st[S_CONTRACT], st[S_TRICK] // 9, st[S_TRICK + pos]]
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def set_play_position(st: np.ndarray, hands: np.ndarray, played: np.ndarray, voids: np.ndarray,
                       weis_cards: np.ndarray, trick: np.ndarray, n_in_trick: int, leader: int,
                       forehand: int, pushed: int, declarer: int, contract: int, trick_no: int,
@@ -282,7 +283,7 @@ def set_play_position(st: np.ndarray, hands: np.ndarray, played: np.ndarray, voi
     sync_trick_winner(st)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     """Who leads (or led) trick 1: forehand, or in Schieber after a push the declarer when the
     rules say so."""
@@ -294,7 +295,7 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- legal actions
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     """The legal actions below 63 of the player to move, as a bitboard (bit a = action a legal):
     the legal cards in card play, Schieber's contracts and push. See :func:`legal_block`."""
@@ -311,7 +312,7 @@ def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def legal_block(st: np.ndarray, rp: np.ndarray) -> int:
     """How many phase actions from PHASE_ACTION_OFFSET on are legal as a block (Differenzler's
     predictions while predicting; 0 otherwise)."""
@@ -320,7 +321,7 @@ def legal_block(st: np.ndarray, rp: np.ndarray) -> int:
     return differenzler.legal_predictions(st)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def is_legal(st: np.ndarray, rp: np.ndarray, action: int) -> bool:
     """Whether ``action`` (any integer) is legal for the player to move."""
     if action < 0:
@@ -331,7 +332,7 @@ def is_legal(st: np.ndarray, rp: np.ndarray, action: int) -> bool:
     return PHASE_ACTION_OFFSET <= action < PHASE_ACTION_OFFSET + block
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def write_legal_mask(bits: int, block: int, out: np.ndarray) -> None:
     """Write a legal set (bitboard ``bits`` and ``block``, as from :func:`legal_actions_mask` and
     :func:`legal_block`) as 0/1 into ``out`` (one entry per action of the game, any dtype)."""
@@ -361,7 +362,7 @@ def legal_actions(st: np.ndarray, rp: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def pick_legal(bits: int, block: int, k: int) -> int:
     """The ``k``-th legal action (0-based, ascending) of the legal set (``bits``, ``block``)."""
     nb = popcount(bits)
@@ -370,7 +371,7 @@ def pick_legal(bits: int, block: int, k: int) -> int:
     return PHASE_ACTION_OFFSET + (k - nb)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def random_pick(st: np.ndarray, bits: int, block: int) -> int:
     """A uniformly random action of the legal set (``bits``, ``block``), drawn with the game's
     own generator."""
@@ -378,7 +379,7 @@ def random_pick(st: np.ndarray, bits: int, block: int) -> int:
 
 
 # ---------------------------------------------------------------------------------- transitions
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """Apply a *legal* action of the player to move (check with :func:`is_legal`)."""
     if action < PHASE_ACTION_OFFSET:
@@ -391,7 +392,7 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         differenzler.predict(st, action - differenzler.PREDICTION_OFFSET, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
     p = st[S_TO_MOVE]
     n = st[S_N_IN_TRICK]
@@ -430,7 +431,7 @@ def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
         st[S_PHASE] = PHASE_OVER
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
     contract = st[S_CONTRACT]
     t = st[S_TRICK_NO]
@@ -466,13 +467,13 @@ def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
         first_discard.after_trick(st, t, winner, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def next_round(st: np.ndarray, rp: np.ndarray) -> None:
     """In a match: deal the next round with the next dealer in play order."""
     deal_round(st, (st[S_DEALER] + 1) % n_players(rp), rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def start_episode(st: np.ndarray, rp: np.ndarray, is_match: bool, dealer: int) -> None:
     """Begin an episode from the game's own generator: a single round, or a match's first round.
 
@@ -483,7 +484,7 @@ def start_episode(st: np.ndarray, rp: np.ndarray, is_match: bool, dealer: int) -
     deal_round(st, dealer, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def episode_over(st: np.ndarray, rp: np.ndarray) -> bool:
     """After an action: True when the episode (the round, or the match in match mode) has ended.
 
@@ -505,8 +506,15 @@ def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
     """
     st = np.zeros(S_SIZE, dtype=np.int64)
     st[S_RNG] = (seed % 0xFFFFFFFE) + 1
-    reset_match(st, False)
     total = np.zeros(MAX_SIDES, dtype=np.int64)
+    _random_rounds(st, n_rounds, rp, total)
+    return total
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _random_rounds(st: np.ndarray, n_rounds: int, rp: np.ndarray, total: np.ndarray) -> None:
+    """:func:`play_random_rounds` on a given state; adds each round's score per side to ``total``."""
+    reset_match(st, False)
     sides = n_sides(rp)
     for _ in range(n_rounds):
         if rp[RP_KIND] == KIND_COIFFEUR:     # a deal needs open rows: each one on fresh sheets
@@ -519,10 +527,9 @@ def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
             apply_action(st, random_pick(st, bits, block), rp)
         for t in range(sides):
             total[t] += st[S_SCORE + t]
-    return total
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def set_predictions(st: np.ndarray, predictions: np.ndarray, rp: np.ndarray) -> None:
     """Write every player's Differenzler prediction (``predictions[p]``, -1 = not made) into a
     state built by :func:`set_play_position` (a search bot's sampled world), so that the engine

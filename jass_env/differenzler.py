@@ -18,7 +18,6 @@ Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` fo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .kernel import (
     PHASE_OVER,
@@ -40,6 +39,7 @@ from .kernel import (
     S_TO_MOVE,
     S_TRICKS_WON,
     S_TRUMP_CARD,
+    engine_jit,
     n_players,
     nth_bit,
     random_below,
@@ -62,7 +62,7 @@ EXACT_HIT_BONUS = 10
 N_TRUMP_SUITS = 4
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: fix trump, then forehand predicts first."""
     if rp[RP_TRUMP_MODE] == TRUMP_BOTTOM_CARD:
@@ -76,20 +76,20 @@ def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_PREDICTIONS + p] = -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def set_trump(st: np.ndarray, suit: int, card: int) -> None:
     """Trump ``suit``, shown by ``card`` of the dealer's hand (-1: drawn, no card shown)."""
     st[S_CONTRACT] = suit
     st[S_TRUMP_CARD] = card
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def legal_predictions(st: np.ndarray) -> int:
     """How many prediction actions are legal (all of them while predicting, else none)."""
     return N_PREDICTIONS if st[S_PHASE] == PHASE_PREDICT else 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def predict(st: np.ndarray, points: int, rp: np.ndarray) -> None:
     """The player to move predicts ``points``; after the dealer's prediction forehand leads."""
     p = st[S_TO_MOVE]
@@ -102,14 +102,14 @@ def predict(st: np.ndarray, points: int, rp: np.ndarray) -> None:
         st[S_TO_MOVE] = (p + 1) % n_players(rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def after_trick(st: np.ndarray, trick: int, rp: np.ndarray) -> None:
     """The trick's points are already the winner's; after the last trick score the round."""
     if trick == rp[RP_TRICKS] - 1:
         _end_of_round(st, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
     """Penalties of the round; in a game, the totals and, after the last round, the winner."""
     st[S_PHASE] = PHASE_OVER

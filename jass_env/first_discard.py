@@ -25,7 +25,6 @@ Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` fo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import mittlere, molotow
 from .kernel import (
@@ -52,6 +51,7 @@ from .kernel import (
     S_TRICKS_WON,
     S_TRUMP_CARD,
     S_VOIDS,
+    engine_jit,
     n_players,
 )
 from .rules import (
@@ -66,7 +66,7 @@ from .rules import (
 from .spec import KIND_MITTLERE, KIND_MOLOTOW
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: no trump yet (Obenabe ranking), forehand leads; Molotow's hand Weis."""
     st[S_CONTRACT] = OBENABE
@@ -77,14 +77,14 @@ def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
         molotow.declare_hand_weis(st, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def is_fixing(st: np.ndarray, card: int) -> bool:
     """Whether ``card``, about to be played, fixes trump: none is fixed yet and it does not follow
     the led suit (a player holding the led suit must follow while there is no trump)."""
     return st[S_DECLARER] < 0 and card // 9 != st[S_TRICK] // 9
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def fix_trump(st: np.ndarray, player: int, card: int, rp: np.ndarray) -> None:
     """``player`` cannot follow and plays ``card`` (not yet removed from his hand): its suit is
     trump from now on. Recounts the finished tricks with the trump's
@@ -109,13 +109,13 @@ def fix_trump(st: np.ndarray, player: int, card: int, rp: np.ndarray) -> None:
                 st[S_STOECK_PLAYER] = q
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def show_stoeck(st: np.ndarray, player: int) -> None:
     """The Stöck holder played a trump (called only for him, before it is shown)."""
     molotow.show_stoeck(st, player, st[S_CONTRACT])
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def after_trick(st: np.ndarray, trick: int, winner: int, rp: np.ndarray) -> None:
     """A trick is finished and its points are the winner's: Molotow's table Weis; after the
     last trick score the hand."""
@@ -125,7 +125,7 @@ def after_trick(st: np.ndarray, trick: int, winner: int, rp: np.ndarray) -> None
         _end_of_round(st, rp)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
     """The hand's score per player; in a game, the totals and, after the last hand, the winner."""
     st[S_PHASE] = PHASE_OVER
@@ -160,7 +160,7 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = best
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def fix_position(st: np.ndarray, rp: np.ndarray) -> tuple[int, int]:
     """(trick from 0, position from 0 = the leader) of the card that fixed trump; (-1, -1) while
     none is fixed."""

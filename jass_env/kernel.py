@@ -46,6 +46,16 @@ from .rules import (
 )
 from .spec import COIFFEUR_ROW_LABELS, MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS_NONE
 
+#: How the engine's state functions are compiled: cached, numpy's error model, and without
+#: numba's reference counting (``_nrt=False``). These functions only read and write the arrays
+#: they are given and never allocate; with reference counting on, numba wraps the arrays they
+#: pass around in atomic increments and decrements, which cost more than the rules themselves
+#: (``benchmarks/engine.py``; docs/measurements.md, "Engine speed"). A function that allocates
+#: (``core.legal_actions``, ``core.play_random_rounds``) uses plain ``njit`` and may call these,
+#: not the other way round. LLVM inlines them where it pays, so they carry no
+#: ``inline="always"`` (numba's own inlining would copy them into a reference-counted caller).
+engine_jit = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+
 N_CARDS = 36
 N_SUITS = 4
 N_RANKS = 9
@@ -167,7 +177,7 @@ KING_QUEEN = np.array([(1 << (9 * s + KING)) | (1 << (9 * s + QUEEN)) for s in r
 
 
 # ---------------------------------------------------------------------------------- bit helpers
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def popcount(x: int) -> int:
     """Number of set bits of a non-negative mask (SWAR, no multiplication, so no overflow)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -179,13 +189,13 @@ def popcount(x: int) -> int:
     return x & 0x7F
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def lowest_bit(x: int) -> int:
     """Index of the lowest set bit of a non-zero mask."""
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def nth_bit(x: int, n: int) -> int:
     """Index of the n-th (0-based) set bit of x, counting from bit 0."""
     for _ in range(n):
@@ -193,7 +203,7 @@ def nth_bit(x: int, n: int) -> int:
     return lowest_bit(x)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def xorshift32(x: int) -> int:
     """Marsaglia's xorshift32 on a non-zero state < 2**32; returns the next state."""
     x ^= (x << 13) & 0xFFFFFFFF
@@ -202,7 +212,7 @@ def xorshift32(x: int) -> int:
     return x
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def random_below(st: np.ndarray, n: int) -> int:
     """Advance the game's generator and return an integer in [0, n) (n < 2**30).
 
@@ -214,12 +224,12 @@ def random_below(st: np.ndarray, n: int) -> int:
 
 
 # ---------------------------------------------------------------------------------- seats
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def n_players(rp: np.ndarray) -> int:
     return rp[RP_PLAYERS]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def seat_after(player: int, k: int, n: int) -> int:
     """The player ``k`` seats after ``player`` (0 <= k < n) in play order: (player + k) % n
     without a division (this runs for every card)."""
@@ -227,13 +237,13 @@ def seat_after(player: int, k: int, n: int) -> int:
     return q - n if q >= n else q
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def side_of(player: int, rp: np.ndarray) -> int:
     """The side a player scores for: his team (player % 2), or himself when everyone is alone."""
     return player if rp[RP_TEAMS] == TEAMS_NONE else player % 2
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def n_sides(rp: np.ndarray) -> int:
     return rp[RP_PLAYERS] if rp[RP_TEAMS] == TEAMS_NONE else 2
 
@@ -254,13 +264,13 @@ STRENGTH = np.array([[[_strength(c, ls, k) for c in range(N_CARDS)] for ls in ra
                      for k in range(6)], dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def card_strength(card: int, lead_suit: int, contract: int) -> int:
     """How strongly ``card`` contends for a trick led in ``lead_suit``: -1 cannot win."""
     return STRENGTH[contract, lead_suit, card]
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def trick_winner_position(trick: np.ndarray, n: int, contract: int) -> int:
     """Position (0 = leader) of the card winning the first ``n`` cards of ``trick``."""
     lead_suit = trick[0] // 9
@@ -271,7 +281,7 @@ def trick_winner_position(trick: np.ndarray, n: int, contract: int) -> int:
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def legal_cards(hand: int, trick: np.ndarray, n: int, contract: int, rp: np.ndarray) -> int:
     """The cards of ``hand`` that may be played on the first ``n`` cards of ``trick``
     (docs/rules.md, "Legal moves").
@@ -284,7 +294,7 @@ def legal_cards(hand: int, trick: np.ndarray, n: int, contract: int, rp: np.ndar
     return legal_given_winner(hand, trick[0] // 9, n, trick[win_pos], win_pos, contract, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def legal_given_winner(hand: int, lead_suit: int, n: int, win_card: int, win_pos: int, contract: int,
                        rp: np.ndarray) -> int:
     """:func:`legal_cards` given the led suit and the card (and its position) winning so far."""
@@ -321,7 +331,7 @@ def legal_given_winner(hand: int, lead_suit: int, n: int, win_card: int, win_pos
     return (hand & ~trump_mask) | allowed_trumps
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def shows_void(card: int, lead_suit: int, contract: int, rp: np.ndarray) -> bool:
     """Whether playing ``card`` on a trick led in ``lead_suit`` shows the player void in that suit.
 
@@ -332,14 +342,14 @@ def shows_void(card: int, lead_suit: int, contract: int, rp: np.ndarray) -> bool
                                   or not rp[RP_TRUMP_INSTEAD])
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def card_points(card: int, contract: int, rp: np.ndarray) -> int:
     """Points of one card under a contract (docs/rules.md "The deck", with the rules' O/U values switch)."""
     return rp[RP_VALUES + 36 * contract + card]
 
 
 # ---------------------------------------------------------------------------------- Weis
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def weis_key(points: int, ncards: int, height: int, suit: int, is_quad: bool, position: int,
              contract: int, rp: np.ndarray) -> int:
     """An integer that orders Weis as the rules compare them (larger wins).
@@ -366,274 +376,318 @@ def weis_key(points: int, ncards: int, height: int, suit: int, is_quad: bool, po
     return k * 8 + (MAX_PLAYERS - 1 - position)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _sequences(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, start: int) -> int:
-    """Append each maximal run of >= 3 cards of ``hand`` to ``out`` rows from ``start``.
+@engine_jit
+def _run_weis(hand: int, s: int, j: int, contract: int, position: int, rp: np.ndarray) -> tuple:
+    """The ``j``-th (0 or 1) maximal run of >= 3 cards of suit ``s`` in ``hand`` as a Weis:
+    (points, cards mask, key); points 0 when there is no such run or it does not count."""
+    bits = (hand >> (9 * s)) & 0x1FF
+    length = RUNS[bits, 2 * j + 1]
+    if length == 0:
+        return 0, np.int64(0), -1
+    points = rp[RP_SEQ + length - 3]
+    if points <= 0:
+        return 0, np.int64(0), -1
+    r0 = RUNS[bits, 2 * j]
+    mask = (((np.int64(1) << length) - 1) << r0) << (9 * s)
+    return points, mask, weis_key(points, length, 8 - r0, s, False, position, contract, rp)
 
-    Row = (points, cards mask, key). Returns the new row count.
-    """
-    k = start
+
+@engine_jit
+def _quad_weis(r: int, contract: int, position: int, rp: np.ndarray) -> tuple:
+    """The four cards of rank offset ``r`` as a Weis: (points, cards mask, key)."""
+    points = rp[RP_QUAD + r]
+    return points, QUAD_MASK[r], weis_key(points, 4, 8 - r, 0, True, position, contract, rp)
+
+
+@engine_jit
+def _weis_total(hand: int, quads: int, contract: int, position: int, rp: np.ndarray) -> tuple:
+    """(points, cards mask, best key) of declaring the quads of the rank set ``quads`` (bit r =
+    rank offset r) and every counting run of ``hand``; without Kreuzweis the runs only of the
+    cards outside those quads. Key -1: no Weis."""
+    total = 0
+    cards = np.int64(0)
+    top = -1
+    runs_of = hand
+    for r in range(N_RANKS):
+        if (quads >> r) & 1:
+            points, mask, key = _quad_weis(r, contract, position, rp)
+            total += points
+            cards |= mask
+            top = max(top, key)
+            if not rp[RP_KREUZWEIS]:
+                runs_of &= ~mask
     for s in range(N_SUITS):
-        bits = (hand >> (9 * s)) & 0x1FF
         for j in range(2):
-            length = RUNS[bits, 2 * j + 1]
-            if length == 0:
-                break
-            points = rp[RP_SEQ + length - 3]
+            points, mask, key = _run_weis(runs_of, s, j, contract, position, rp)
+            total += points
+            cards |= mask
+            top = max(top, key)
+    return total, cards, top
+
+
+@engine_jit
+def declared_quads(hand: int, contract: int, position: int, rp: np.ndarray) -> int:
+    """The fours of a kind a player declares from a dealt ``hand`` (docs/rules.md "Weis"), as a
+    set of rank offsets (bit r). A 12-card hand holds up to three. With Kreuzweis allowed: every
+    counting quad. Without (a card counts in one Weis only): the choice of quads that gives the
+    most points, then the best single Weis, the first such choice in increasing order."""
+    quads = 0
+    for r in range(N_RANKS):
+        if (hand & QUAD_MASK[r]) == QUAD_MASK[r] and rp[RP_QUAD + r] > 0:
+            quads |= 1 << r
+    if rp[RP_KREUZWEIS] or quads == 0:
+        return quads
+    best = 0
+    best_total = -1
+    best_key = -1
+    subset = 0
+    while True:                                       # every subset of quads, in increasing order
+        total, _, top = _weis_total(hand, subset, contract, position, rp)
+        if total > best_total or (total == best_total and top > best_key):
+            best, best_total, best_key = subset, total, top
+        if subset == quads:
+            return best
+        subset = (subset - quads) & quads
+
+
+@engine_jit
+def weis_summary(hand: int, contract: int, position: int, rp: np.ndarray) -> tuple:
+    """What a player declares from a dealt ``hand``: (points, cards mask, key of his best single
+    Weis), key -1 when he has none. The sums over the rows of :func:`player_weis`."""
+    return _weis_total(hand, declared_quads(hand, contract, position, rp), contract, position, rp)
+
+
+@engine_jit
+def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray) -> int:
+    """The Weis a player declares from a dealt ``hand`` of any size (docs/rules.md "Weis"),
+    written to ``out``, one row each: (points, cards mask, key), the key ordering Weis as the
+    rules compare them.
+
+    ``out`` is an (at least MAX_WEIS, 3) int64 array. Returns the number of Weis: the quads of
+    :func:`declared_quads` and the counting runs of the cards (without Kreuzweis: of the cards
+    outside those quads); with Kreuzweis the runs are listed first.
+    """
+    quads = declared_quads(hand, contract, position, rp)
+    kreuzweis = rp[RP_KREUZWEIS] != 0
+    runs_of = hand
+    k = 0
+    if not kreuzweis:
+        k = _write_quads(quads, contract, position, rp, out, k)
+        for r in range(N_RANKS):
+            if (quads >> r) & 1:
+                runs_of &= ~QUAD_MASK[r]
+    for s in range(N_SUITS):
+        for j in range(2):
+            points, mask, key = _run_weis(runs_of, s, j, contract, position, rp)
             if points > 0:
-                r0 = RUNS[bits, 2 * j]
-                out[k, 0] = points
-                out[k, 1] = (((np.int64(1) << length) - 1) << r0) << (9 * s)
-                out[k, 2] = weis_key(points, length, 8 - r0, s, False, position, contract, rp)
+                out[k, 0], out[k, 1], out[k, 2] = points, mask, key
                 k += 1
+    if kreuzweis:
+        k = _write_quads(quads, contract, position, rp, out, k)
     return k
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _add_quad(r: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, k: int) -> int:
-    out[k, 0] = rp[RP_QUAD + r]
-    out[k, 1] = QUAD_MASK[r]
-    out[k, 2] = weis_key(rp[RP_QUAD + r], 4, 8 - r, 0, True, position, contract, rp)
-    return k + 1
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray) -> int:
-    """The Weis a player declares from a dealt ``hand`` of any size (docs/rules.md "Weis"),
-    written to ``out``.
-
-    ``out`` is an (at least MAX_WEIS, 3) int64 array; each row is (points, cards mask, key).
-    Returns the number of Weis. With Kreuzweis allowed: every maximal run and every counting quad.
-    Without: the choice of quads that gives the most points, then the best single Weis.
-    """
-    q0 = q1 = q2 = 0                                  # a 12-card hand holds up to three quads
-    nq = 0
+@engine_jit
+def _write_quads(quads: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray, k: int) -> int:
+    """Append the quads of the rank set ``quads`` to ``out`` rows from ``k``; the new row count."""
     for r in range(N_RANKS):
-        if (hand & QUAD_MASK[r]) == QUAD_MASK[r] and rp[RP_QUAD + r] > 0:
-            if nq == 0:
-                q0 = r
-            elif nq == 1:
-                q1 = r
-            else:
-                q2 = r
-            nq += 1
-    if rp[RP_KREUZWEIS] or nq == 0:
-        k = _sequences(hand, contract, position, rp, out, 0)
-        for i in range(nq):
-            k = _add_quad(q0 if i == 0 else (q1 if i == 1 else q2), contract, position, rp, out, k)
-        return k
-    # Kreuzweis off: try every subset of quads, keep the best (total points, best key)
-    trial = np.zeros((MAX_WEIS, 3), dtype=np.int64)
-    best_total = -1
-    best_key = -1
-    best_n = 0
-    for subset in range(1 << nq):
-        rest = hand
-        k = 0
-        for i in range(nq):
-            if (subset >> i) & 1:
-                r = q0 if i == 0 else (q1 if i == 1 else q2)
-                rest &= ~QUAD_MASK[r]
-                k = _add_quad(r, contract, position, rp, trial, k)
-        k = _sequences(rest, contract, position, rp, trial, k)
-        total = 0
-        top = -1
-        for i in range(k):
-            total += trial[i, 0]
-            top = max(top, trial[i, 2])
-        if total > best_total or (total == best_total and top > best_key):
-            best_total = total
-            best_key = top
-            best_n = k
-            out[:k, :] = trial[:k, :]
-    return best_n
+        if (quads >> r) & 1:
+            out[k, 0], out[k, 1], out[k, 2] = _quad_weis(r, contract, position, rp)
+            k += 1
+    return k
 
 
 # ---------------------------------------------------------------------------------- dealing
-@njit(cache=True, error_model="numpy", inline="always")
+#: bits per player of the room counters packed into one integer while dealing (a hand < 32 cards)
+_ROOM_BITS = 5
+_ROOM_MASK = (1 << _ROOM_BITS) - 1
+
+
+@engine_jit
 def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int) -> None:
-    """Deal ``players`` hands of ``hand_size`` cards at random into ``hands`` (bitboards).
+    """Deal ``players`` hands of ``hand_size`` cards at random into ``hands[:players]`` (bitboards).
 
     Each card in turn goes to a player with probability proportional to the room left in that
     player's hand, which gives every deal the same probability. The cards left over when
-    ``players * hand_size < 36`` are not dealt. ``hands`` needs ``2 * players`` entries: the
-    second half is scratch space (the room left per player).
+    ``players * hand_size < 36`` are not dealt. The room left per player is kept packed in one
+    integer (``_ROOM_BITS`` bits each), so dealing needs no scratch array.
     """
+    room = 0
     for p in range(players):
         hands[p] = 0
-        hands[players + p] = hand_size
+        room |= hand_size << (_ROOM_BITS * p)
     left = players * hand_size
     for c in range(N_CARDS):
         if left == 0:
             break
         k = random_below(st, left)
         p = 0
-        while k >= hands[players + p]:
-            k -= hands[players + p]
+        while k >= (room >> (_ROOM_BITS * p)) & _ROOM_MASK:
+            k -= (room >> (_ROOM_BITS * p)) & _ROOM_MASK
             p += 1
         hands[p] |= np.int64(1) << c
-        hands[players + p] -= 1
+        room -= 1 << (_ROOM_BITS * p)
         left -= 1
 
 
 # ---------------------------------------------------------------------------------- accessors
 # What compiled code outside the engine may read of a game (Python code uses core.StateView).
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def phase(st: np.ndarray) -> int:
     return st[S_PHASE]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def to_move(st: np.ndarray) -> int:
     return st[S_TO_MOVE]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def hand_of(st: np.ndarray, player: int) -> int:
     return st[S_HANDS + player]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def dealt_hand_of(st: np.ndarray, player: int) -> int:
     return st[S_DEALT + player]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def played_by(st: np.ndarray, player: int) -> int:
     return st[S_PLAYED + player]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def voids_of(st: np.ndarray, player: int) -> int:
     return st[S_VOIDS + player]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def weis_cards_of(st: np.ndarray, player: int) -> int:
     return st[S_WEIS_CARDS + player]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def contract(st: np.ndarray) -> int:
     return st[S_CONTRACT]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def trick_number(st: np.ndarray) -> int:
     return st[S_TRICK_NO]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def leader(st: np.ndarray) -> int:
     return st[S_LEADER]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def cards_in_trick(st: np.ndarray) -> int:
     return st[S_N_IN_TRICK]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def trick_card(st: np.ndarray, position: int) -> int:
     return st[S_TRICK + position]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def current_trick(st: np.ndarray) -> np.ndarray:
     """View of the current trick's card slots (leader first, -1 = empty), length MAX_PLAYERS."""
     return st[S_TRICK:S_TRICK + MAX_PLAYERS]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def voids(st: np.ndarray) -> np.ndarray:
     """View of every player's public voids (length MAX_PLAYERS)."""
     return st[S_VOIDS:S_VOIDS + MAX_PLAYERS]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def dealer(st: np.ndarray) -> int:
     return st[S_DEALER]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def forehand(st: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def pushed(st: np.ndarray) -> int:
     return st[S_PUSHED]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def declarer(st: np.ndarray) -> int:
     return st[S_DECLARER]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def points_of(st: np.ndarray, side: int) -> int:
     return st[S_POINTS + side]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def tricks_won_by(st: np.ndarray, side: int) -> int:
     return st[S_TRICKS_WON + side]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def weis_points_of(st: np.ndarray, side: int) -> int:
     return st[S_WEIS_POINTS + side]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def score_of(st: np.ndarray, side: int) -> int:
     return st[S_SCORE + side]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def stoeck_shown_by(st: np.ndarray) -> int:
     """The player whose Stöck is shown, -1 while none is."""
     return st[S_STOECK_PLAYER] if st[S_STOECK_SHOWN] else -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def is_match(st: np.ndarray) -> bool:
     return st[S_MATCH] != 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def match_score_of(st: np.ndarray, side: int) -> int:
     return st[S_MATCH_SCORE + side]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def match_winner(st: np.ndarray) -> int:
     return st[S_MATCH_WINNER]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def rounds_done(st: np.ndarray) -> int:
     return st[S_ROUND_NO]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def trump_card(st: np.ndarray) -> int:
     return st[S_TRUMP_CARD]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def prediction_of(st: np.ndarray, player: int) -> int:
     """A player's prediction, -1 before he made it."""
     return st[S_PREDICTIONS + player]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def seed_generator(st: np.ndarray, rng_state: int) -> None:
     """Set the game's deal generator (a non-zero 32-bit xorshift32 state)."""
     st[S_RNG] = rng_state
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def generator_state(st: np.ndarray) -> int:
     return st[S_RNG]
 
@@ -642,7 +696,7 @@ def generator_state(st: np.ndarray) -> int:
 ALL_CARDS = (np.int64(1) << N_CARDS) - 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
     """The cards a player whose public voids are ``voids`` (bit s = shown void in suit s, as in
     :func:`voids_of`) may still hold: every card outside those suits, and, where the trump suit is
@@ -659,43 +713,43 @@ def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
 
 # ---------------------------------------------------------------------------------- Coiffeur accessors
 # ---- Coiffeur (issue 15), appended
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def co_sheet_value(st: np.ndarray, team: int, row: int) -> int:
     """The value ``team`` wrote in row ``row`` (0 while the row is open)."""
     return st[S_CO_SHEET + CO_MAX_ROWS * team + row]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def co_filled(st: np.ndarray, team: int) -> int:
     """Bit r = ``team`` has written row r."""
     return st[S_CO_FILLED + team]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def co_row(st: np.ndarray) -> int:
     """The row declared this deal, -1 before."""
     return st[S_CO_ROW]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def co_game(st: np.ndarray) -> int:
     """The declared game: 0..5 a contract, 6..9 Slalom / Guschti from Obenabe / Undenufe; -1 before."""
     return st[S_CO_GAME]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def co_pushers(st: np.ndarray) -> int:
     """Bit p = player p pushed this deal."""
     return st[S_CO_PUSHERS]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def co_eligible(st: np.ndarray) -> int:
     """Bit p = player p's team had an open row when the deal began (the declaration's candidates)."""
     return st[S_CO_ELIGIBLE]
 # ---------------------------------------------------------------------------------- Mittlere, Molotow
 # --- Mittlere and Molotow (issue 17): accessors appended for the observation
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def player_weis_of(st: np.ndarray, player: int) -> int:
     """The Weis points a player declared from his dealt hand (Molotow: his hand Weis)."""
     return st[S_PLAYER_WEIS + player]

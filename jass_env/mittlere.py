@@ -24,7 +24,8 @@ Compiled; called by :mod:`jass_env.first_discard` at the end of a hand.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .kernel import engine_jit
 
 #: one player at or above this many points is "over 100"
 HIGH_POINTS = 100
@@ -35,7 +36,7 @@ MIDDLE_WINS = (-1, 2, -1)
 MIDDLE_LOSES = (1, -2, 1)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _by_place(points: np.ndarray, top: int, middle: int, low: int, out: np.ndarray) -> None:
     """Score each player by his place among the three ``points``; tied players get 0."""
     for p in range(PLAYERS):
@@ -57,7 +58,7 @@ def _by_place(points: np.ndarray, top: int, middle: int, low: int, out: np.ndarr
             out[p] = low
 
 
-@njit(cache=True, error_model="numpy")
+@engine_jit
 def hand_score(points: np.ndarray, tricks: np.ndarray, n_tricks: int, out: np.ndarray) -> None:
     """Write each player's Striche − Nullen for one hand into ``out`` (3 entries), from the
     players' card points and tricks taken (3 entries each) and the hand's number of tricks."""

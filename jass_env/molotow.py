@@ -22,7 +22,6 @@ Compiled functions called by :mod:`jass_env.first_discard`; Python helpers at th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .kernel import (
     KING_QUEEN,
@@ -38,8 +37,10 @@ from .kernel import (
     S_STOECK_SHOWN,
     S_WEIS_CARDS,
     S_WEIS_POINTS,
+    engine_jit,
     n_players,
     player_weis,
+    weis_summary,
 )
 from .rules import RP_STOECK, RP_WEIS
 
@@ -47,26 +48,29 @@ from .rules import RP_STOECK, RP_WEIS
 TABLE_WEIS_ROWS = MAX_WEIS + 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def declare_hand_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """At the deal: every player's hand Weis (points and cards), when the rules have Weis."""
     if not rp[RP_WEIS]:
         return
     n = n_players(rp)
-    buf = np.empty((MAX_WEIS, 3), dtype=np.int64)
     for p in range(n):
         position = p - st[S_FOREHAND]
-        k = player_weis(st[S_DEALT + p], 4, position + n if position < 0 else position, rp, buf)
-        total = 0
-        cards = np.int64(0)
-        for i in range(k):
-            total += buf[i, 0]
-            cards |= buf[i, 1]
+        total, cards, _ = weis_summary(st[S_DEALT + p], 4, position + n if position < 0 else position, rp)
         st[S_PLAYER_WEIS + p] = total
         st[S_WEIS_CARDS + p] = cards
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
+def _table_stoeck(cards: int, trump: int, rp: np.ndarray) -> int:
+    """The Stöck points of one trick's ``cards`` (a mask) holding the trump K and Q; 0 otherwise
+    (``trump`` 4: none fixed yet)."""
+    if trump < 4 and rp[RP_STOECK] > 0 and (cards & KING_QUEEN[trump]) == KING_QUEEN[trump]:
+        return rp[RP_STOECK]
+    return 0
+
+
+@engine_jit
 def table_weis(cards: int, trump: int, rp: np.ndarray, out: np.ndarray) -> int:
     """The table Weis of one trick's ``cards`` (a mask) into ``out`` rows (points, cards mask,
     key), at least TABLE_WEIS_ROWS × 3; ``trump`` is the trump suit, or 4 (Obenabe) while none is
@@ -74,35 +78,35 @@ def table_weis(cards: int, trump: int, rp: np.ndarray, out: np.ndarray) -> int:
     if not rp[RP_WEIS]:
         return 0
     k = player_weis(cards, 4 if trump > 3 else trump, 0, rp, out)
-    if trump < 4 and rp[RP_STOECK] > 0 and (cards & KING_QUEEN[trump]) == KING_QUEEN[trump]:
-        out[k, 0] = rp[RP_STOECK]
-        out[k, 1] = KING_QUEEN[trump]
-        out[k, 2] = 0
+    stoeck = _table_stoeck(cards, trump, rp)
+    if stoeck:
+        out[k, 0], out[k, 1], out[k, 2] = stoeck, KING_QUEEN[trump], 0
         k += 1
     return k
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def score_trick(st: np.ndarray, trick: int, winner: int, trump: int, rp: np.ndarray) -> None:
-    """After a trick: its table Weis go to the winner."""
+    """After a trick: the points of its table Weis (the rows of :func:`table_weis`) go to the
+    winner."""
+    if not rp[RP_WEIS]:
+        return
     n = n_players(rp)
     cards = np.int64(0)
     for i in range(n):
         cards |= np.int64(1) << st[S_PLAYS + n * trick + i]
-    buf = np.empty((TABLE_WEIS_ROWS, 3), dtype=np.int64)
-    k = table_weis(cards, trump, rp, buf)
-    for i in range(k):
-        st[S_WEIS_POINTS + winner] += buf[i, 0]
+    points, _, _ = weis_summary(cards, 4 if trump > 3 else trump, 0, rp)
+    st[S_WEIS_POINTS + winner] += points + _table_stoeck(cards, trump, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def show_stoeck(st: np.ndarray, player: int, trump: int) -> None:
     """Called when the Stöck holder plays a trump: shown once both K and Q are played."""
     if (st[S_PLAYED + player] & KING_QUEEN[trump]) == KING_QUEEN[trump]:
         st[S_STOECK_SHOWN] = 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def score_hand(st: np.ndarray, rp: np.ndarray) -> None:
     """Each player's hand score: points + table Weis − hand Weis − Stöck."""
     for p in range(n_players(rp)):

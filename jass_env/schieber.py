@@ -14,11 +14,9 @@ Compiled functions called by :mod:`jass_env.core`; see :mod:`jass_env.kernel` fo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .kernel import (
     KING_QUEEN,
-    MAX_WEIS,
     PHASE_CONTRACT,
     PHASE_OVER,
     PHASE_PLAY,
@@ -45,9 +43,10 @@ from .kernel import (
     S_WEIS_CARDS,
     S_WEIS_POINTS,
     S_WEIS_TEAM,
+    engine_jit,
     n_players,
-    player_weis,
     side_of,
+    weis_summary,
 )
 from .rules import (
     FINISH_OFFICIAL,
@@ -76,7 +75,7 @@ TEAMS = 2
 DRAW = 2               # S_MATCH_WINNER of a drawn match (fixed number of rounds)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def legal_bidding_actions(st: np.ndarray, rp: np.ndarray) -> int:
     """The contracts the rules allow and, before a push, the push (a bit per action)."""
     m = rp[RP_CONTRACTS] << CONTRACT_OFFSET
@@ -85,7 +84,7 @@ def legal_bidding_actions(st: np.ndarray, rp: np.ndarray) -> int:
     return m
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def apply_bidding_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """A push (to forehand's partner) or naming a contract."""
     if action == PUSH:
@@ -95,7 +94,7 @@ def apply_bidding_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         _choose_contract(st, action - CONTRACT_OFFSET, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def leader_of_trick_one(st: np.ndarray, rp: np.ndarray) -> int:
     """Forehand, or after a push the declarer when the rules say so."""
     if st[S_PUSHED] and rp[RP_LEADER_AFTER_PUSH] == LEADER_DECLARER and st[S_DECLARER] >= 0:
@@ -103,7 +102,7 @@ def leader_of_trick_one(st: np.ndarray, rp: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
     st[S_CONTRACT] = contract
     st[S_DECLARER] = st[S_TO_MOVE]
@@ -120,22 +119,14 @@ def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
                 st[S_STOECK_PLAYER] = p
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """Compare the teams' best single Weis; the winner scores all Weis of all its players."""
     contract = st[S_CONTRACT]
     n = n_players(rp)
-    buf = np.empty((MAX_WEIS, 3), dtype=np.int64)
     best0 = best1 = -1
     for p in range(n):
-        k = player_weis(st[S_DEALT + p], contract, (p - st[S_FOREHAND]) % n, rp, buf)
-        total = 0
-        top = -1
-        cards = np.int64(0)
-        for i in range(k):
-            total += buf[i, 0]
-            cards |= buf[i, 1]
-            top = max(top, buf[i, 2])
+        total, cards, top = weis_summary(st[S_DEALT + p], contract, (p - st[S_FOREHAND]) % n, rp)
         st[S_PLAYER_WEIS + p] = total
         st[S_WEIS_CARDS + p] = cards                  # cleared below for the losing team
         if p % TEAMS == 0:
@@ -155,7 +146,7 @@ def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
             st[S_WEIS_CARDS + p] = 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
     """Write ``amount`` (before the multiplier) to a team's round score and, in a match, its total.
 
@@ -178,7 +169,7 @@ def credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = team
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def show_stoeck(st: np.ndarray, player: int, rp: np.ndarray) -> None:
     """Stöck: credited when its holder has played both the trump K and Q. The engine calls this
     only when ``player`` holds the Stöck, has not shown it yet and played a trump."""
@@ -188,7 +179,7 @@ def show_stoeck(st: np.ndarray, player: int, rp: np.ndarray) -> None:
         credit(st, side_of(player, rp), rp[RP_STOECK], rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def after_trick(st: np.ndarray, trick: int, winner: int, points: int, rp: np.ndarray) -> None:
     """Score a finished trick: the Weis with trick 1, then the trick's points; the Match bonus
     and the end of the round after the last trick."""
@@ -204,13 +195,13 @@ def after_trick(st: np.ndarray, trick: int, winner: int, points: int, rp: np.nda
         _end_of_round(st, rp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def match_decided_during_round(st: np.ndarray) -> bool:
     """Under the official finish a match can end in the middle of a round."""
     return st[S_MATCH] != 0 and st[S_MATCH_WINNER] >= 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
     """Round over: decide the match where the rules say so."""
     st[S_PHASE] = PHASE_OVER
@@ -226,7 +217,7 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = 0 if a > b else (1 if b > a else DRAW)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@engine_jit
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: forehand names the contract or pushes."""
     st[S_PHASE] = PHASE_CONTRACT
