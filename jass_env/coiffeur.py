@@ -62,6 +62,7 @@ from .kernel import (
     S_WEIS_POINTS,
     S_WEIS_TEAM,
     UNDENUFE,
+    engine_inline,
     engine_jit,
     n_players,
     popcount,
@@ -100,7 +101,7 @@ JOKER_OFFSET = 43
 SPECIAL_OFFSET = JOKER_OFFSET + 2 * N_CONTRACTS
 
 
-@engine_jit
+@engine_inline
 def rows_mask(rp: np.ndarray) -> int:
     """Bit r = row r is on this game's sheets."""
     m = 0
@@ -110,13 +111,13 @@ def rows_mask(rp: np.ndarray) -> int:
     return m
 
 
-@engine_jit
+@engine_inline
 def open_rows(st: np.ndarray, team: int, rp: np.ndarray) -> int:
     """Bit r = row r of ``team``'s sheet is still open."""
     return rows_mask(rp) & ~st[S_CO_FILLED + team]
 
 
-@engine_jit
+@engine_inline
 def row_of_action(action: int) -> int:
     """The row a declaration action (36..58, not the push) declares."""
     if action < PUSH:
@@ -126,7 +127,7 @@ def row_of_action(action: int) -> int:
     return ROW_SLALOM + (action - SPECIAL_OFFSET) // 2
 
 
-@engine_jit
+@engine_inline
 def game_of_action(action: int) -> int:
     """The game (0..5 a contract, 6..9 Slalom/Guschti from O/U) a declaration action plays."""
     if action < PUSH:
@@ -136,7 +137,7 @@ def game_of_action(action: int) -> int:
     return CO_SLALOM_O + (action - SPECIAL_OFFSET)
 
 
-@engine_jit
+@engine_inline
 def trick_direction(game: int, trick: int) -> int:
     """The contract that ranks trick ``trick`` (0-based) of ``game``: the contract itself, or
     Obenabe / Undenufe by the Slalom or Guschti schedule."""
@@ -149,7 +150,7 @@ def trick_direction(game: int, trick: int) -> int:
     return start if trick < GUSCHTI_FIRST else other
 
 
-@engine_jit
+@engine_inline
 def values_contract(st: np.ndarray, trick: int, rp: np.ndarray) -> int:
     """The contract whose card values count trick ``trick``: Slalom and Guschti count every trick
     with the starting direction's values unless ``slalom_values = "per_trick"``."""
@@ -160,7 +161,7 @@ def values_contract(st: np.ndarray, trick: int, rp: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- declaring
-@engine_jit
+@engine_inline
 def _next_eligible(st: np.ndarray, after: int, rp: np.ndarray) -> int:
     """The first eligible player after seat ``after`` in play order (``after`` itself last)."""
     n = n_players(rp)
@@ -189,7 +190,7 @@ def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     st[S_TO_MOVE] = first if first >= 0 else st[S_FOREHAND]
 
 
-@engine_jit
+@engine_inline
 def must_declare(st: np.ndarray) -> bool:
     """Every eligible player has pushed once: the one to move (the first) must declare."""
     return st[S_PUSHED] >= popcount(st[S_CO_ELIGIBLE])

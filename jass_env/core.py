@@ -78,6 +78,7 @@ from .kernel import (
     card_points,
     card_strength,
     deal,
+    engine_inline,
     engine_jit,
     legal_cards,
     legal_given_winner,
@@ -118,7 +119,7 @@ PUSH = schieber.PUSH
 
 
 # ---------------------------------------------------------------------------------- round start
-@engine_jit
+@engine_inline
 def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Begin a round with the given hands (one bitboard per player) and dealer; match fields
     are kept. The game's own start follows (Schieber: forehand bids; Differenzler: trump is
@@ -170,7 +171,7 @@ def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) 
         first_discard.begin_round(st, rp)
 
 
-@engine_jit
+@engine_inline
 def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Deal from the game's generator and start a round.
 
@@ -187,7 +188,7 @@ def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     start_round(st, hands, dealer, rp)
 
 
-@engine_jit
+@engine_inline
 def d7_dealer(hands: np.ndarray, rp: np.ndarray) -> int:
     """Under ``first_forehand="D7"``: the dealer whose forehand holds the ♦7; -1 under "random"."""
     if rp[RP_FIRST_FOREHAND] != FIRST_FOREHAND_D7:
@@ -295,7 +296,7 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- legal actions
-@engine_jit
+@engine_inline
 def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     """The legal actions below 63 of the player to move, as a bitboard (bit a = action a legal):
     the legal cards in card play, Schieber's contracts and push. See :func:`legal_block`."""
@@ -312,7 +313,7 @@ def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     return 0
 
 
-@engine_jit
+@engine_inline
 def legal_block(st: np.ndarray, rp: np.ndarray) -> int:
     """How many phase actions from PHASE_ACTION_OFFSET on are legal as a block (Differenzler's
     predictions while predicting; 0 otherwise)."""
@@ -321,7 +322,7 @@ def legal_block(st: np.ndarray, rp: np.ndarray) -> int:
     return differenzler.legal_predictions(st)
 
 
-@engine_jit
+@engine_inline
 def is_legal(st: np.ndarray, rp: np.ndarray, action: int) -> bool:
     """Whether ``action`` (any integer) is legal for the player to move."""
     if action < 0:
@@ -362,7 +363,7 @@ def legal_actions(st: np.ndarray, rp: np.ndarray) -> np.ndarray:
     return out
 
 
-@engine_jit
+@engine_inline
 def pick_legal(bits: int, block: int, k: int) -> int:
     """The ``k``-th legal action (0-based, ascending) of the legal set (``bits``, ``block``)."""
     nb = popcount(bits)
@@ -371,7 +372,7 @@ def pick_legal(bits: int, block: int, k: int) -> int:
     return PHASE_ACTION_OFFSET + (k - nb)
 
 
-@engine_jit
+@engine_inline
 def random_pick(st: np.ndarray, bits: int, block: int) -> int:
     """A uniformly random action of the legal set (``bits``, ``block``), drawn with the game's
     own generator."""
@@ -379,7 +380,7 @@ def random_pick(st: np.ndarray, bits: int, block: int) -> int:
 
 
 # ---------------------------------------------------------------------------------- transitions
-@engine_jit
+@engine_inline
 def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """Apply a *legal* action of the player to move (check with :func:`is_legal`)."""
     if action < PHASE_ACTION_OFFSET:
@@ -392,7 +393,7 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         differenzler.predict(st, action - differenzler.PREDICTION_OFFSET, rp)
 
 
-@engine_jit
+@engine_inline
 def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
     p = st[S_TO_MOVE]
     n = st[S_N_IN_TRICK]
@@ -431,7 +432,7 @@ def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
         st[S_PHASE] = PHASE_OVER
 
 
-@engine_jit
+@engine_inline
 def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
     contract = st[S_CONTRACT]
     t = st[S_TRICK_NO]
@@ -511,7 +512,7 @@ def play_random_rounds(n_rounds: int, seed: int, rp: np.ndarray) -> np.ndarray:
     return total
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@engine_jit
 def _random_rounds(st: np.ndarray, n_rounds: int, rp: np.ndarray, total: np.ndarray) -> None:
     """:func:`play_random_rounds` on a given state; adds each round's score per side to ``total``."""
     reset_match(st, False)

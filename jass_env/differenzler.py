@@ -39,6 +39,7 @@ from .kernel import (
     S_TO_MOVE,
     S_TRICKS_WON,
     S_TRUMP_CARD,
+    engine_inline,
     engine_jit,
     n_players,
     nth_bit,
@@ -62,7 +63,7 @@ EXACT_HIT_BONUS = 10
 N_TRUMP_SUITS = 4
 
 
-@engine_jit
+@engine_inline
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: fix trump, then forehand predicts first."""
     if rp[RP_TRUMP_MODE] == TRUMP_BOTTOM_CARD:
@@ -76,20 +77,20 @@ def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_PREDICTIONS + p] = -1
 
 
-@engine_jit
+@engine_inline
 def set_trump(st: np.ndarray, suit: int, card: int) -> None:
     """Trump ``suit``, shown by ``card`` of the dealer's hand (-1: drawn, no card shown)."""
     st[S_CONTRACT] = suit
     st[S_TRUMP_CARD] = card
 
 
-@engine_jit
+@engine_inline
 def legal_predictions(st: np.ndarray) -> int:
     """How many prediction actions are legal (all of them while predicting, else none)."""
     return N_PREDICTIONS if st[S_PHASE] == PHASE_PREDICT else 0
 
 
-@engine_jit
+@engine_inline
 def predict(st: np.ndarray, points: int, rp: np.ndarray) -> None:
     """The player to move predicts ``points``; after the dealer's prediction forehand leads."""
     p = st[S_TO_MOVE]

@@ -51,6 +51,7 @@ from .kernel import (
     S_TRICKS_WON,
     S_TRUMP_CARD,
     S_VOIDS,
+    engine_inline,
     engine_jit,
     n_players,
 )
@@ -66,7 +67,7 @@ from .rules import (
 from .spec import KIND_MITTLERE, KIND_MOLOTOW
 
 
-@engine_jit
+@engine_inline
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: no trump yet (Obenabe ranking), forehand leads; Molotow's hand Weis."""
     st[S_CONTRACT] = OBENABE
@@ -77,7 +78,7 @@ def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
         molotow.declare_hand_weis(st, rp)
 
 
-@engine_jit
+@engine_inline
 def is_fixing(st: np.ndarray, card: int) -> bool:
     """Whether ``card``, about to be played, fixes trump: none is fixed yet and it does not follow
     the led suit (a player holding the led suit must follow while there is no trump)."""
@@ -109,7 +110,7 @@ def fix_trump(st: np.ndarray, player: int, card: int, rp: np.ndarray) -> None:
                 st[S_STOECK_PLAYER] = q
 
 
-@engine_jit
+@engine_inline
 def show_stoeck(st: np.ndarray, player: int) -> None:
     """The Stöck holder played a trump (called only for him, before it is shown)."""
     molotow.show_stoeck(st, player, st[S_CONTRACT])

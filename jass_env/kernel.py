@@ -48,13 +48,15 @@ from .spec import COIFFEUR_ROW_LABELS, MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS
 
 #: How the engine's state functions are compiled: cached, numpy's error model, and without
 #: numba's reference counting (``_nrt=False``). These functions only read and write the arrays
-#: they are given and never allocate; with reference counting on, numba wraps the arrays they
-#: pass around in atomic increments and decrements, which cost more than the rules themselves
+#: they are given and never allocate; with reference counting on, numba wraps every array they
+#: pass on in atomic increments and decrements, which cost more than the rules themselves
 #: (``benchmarks/engine.py``; docs/measurements.md, "Engine speed"). A function that allocates
 #: (``core.legal_actions``, ``core.play_random_rounds``) uses plain ``njit`` and may call these,
-#: not the other way round. LLVM inlines them where it pays, so they carry no
-#: ``inline="always"`` (numba's own inlining would copy them into a reference-counted caller).
-engine_jit = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+#: not the other way round; a loop over many states is fastest as an ``engine_jit`` function of
+#: its own (``core._random_rounds``).
+engine_jit = njit(cache=True, error_model="numpy", _nrt=False)
+#: The same for the small functions of the hot path, which numba copies into each caller.
+engine_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 
 N_CARDS = 36
 N_SUITS = 4
@@ -177,7 +179,7 @@ KING_QUEEN = np.array([(1 << (9 * s + KING)) | (1 << (9 * s + QUEEN)) for s in r
 
 
 # ---------------------------------------------------------------------------------- bit helpers
-@engine_jit
+@engine_inline
 def popcount(x: int) -> int:
     """Number of set bits of a non-negative mask (SWAR, no multiplication, so no overflow)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -189,13 +191,13 @@ def popcount(x: int) -> int:
     return x & 0x7F
 
 
-@engine_jit
+@engine_inline
 def lowest_bit(x: int) -> int:
     """Index of the lowest set bit of a non-zero mask."""
     return popcount((x & -x) - 1)
 
 
-@engine_jit
+@engine_inline
 def nth_bit(x: int, n: int) -> int:
     """Index of the n-th (0-based) set bit of x, counting from bit 0."""
     for _ in range(n):
@@ -203,7 +205,7 @@ def nth_bit(x: int, n: int) -> int:
     return lowest_bit(x)
 
 
-@engine_jit
+@engine_inline
 def xorshift32(x: int) -> int:
     """Marsaglia's xorshift32 on a non-zero state < 2**32; returns the next state."""
     x ^= (x << 13) & 0xFFFFFFFF
@@ -212,7 +214,7 @@ def xorshift32(x: int) -> int:
     return x
 
 
-@engine_jit
+@engine_inline
 def random_below(st: np.ndarray, n: int) -> int:
     """Advance the game's generator and return an integer in [0, n) (n < 2**30).
 
@@ -224,12 +226,12 @@ def random_below(st: np.ndarray, n: int) -> int:
 
 
 # ---------------------------------------------------------------------------------- seats
-@engine_jit
+@engine_inline
 def n_players(rp: np.ndarray) -> int:
     return rp[RP_PLAYERS]
 
 
-@engine_jit
+@engine_inline
 def seat_after(player: int, k: int, n: int) -> int:
     """The player ``k`` seats after ``player`` (0 <= k < n) in play order: (player + k) % n
     without a division (this runs for every card)."""
@@ -237,13 +239,13 @@ def seat_after(player: int, k: int, n: int) -> int:
     return q - n if q >= n else q
 
 
-@engine_jit
+@engine_inline
 def side_of(player: int, rp: np.ndarray) -> int:
     """The side a player scores for: his team (player % 2), or himself when everyone is alone."""
     return player if rp[RP_TEAMS] == TEAMS_NONE else player % 2
 
 
-@engine_jit
+@engine_inline
 def n_sides(rp: np.ndarray) -> int:
     return rp[RP_PLAYERS] if rp[RP_TEAMS] == TEAMS_NONE else 2
 
@@ -294,7 +296,7 @@ def legal_cards(hand: int, trick: np.ndarray, n: int, contract: int, rp: np.ndar
     return legal_given_winner(hand, trick[0] // 9, n, trick[win_pos], win_pos, contract, rp)
 
 
-@engine_jit
+@engine_inline
 def legal_given_winner(hand: int, lead_suit: int, n: int, win_card: int, win_pos: int, contract: int,
                        rp: np.ndarray) -> int:
     """:func:`legal_cards` given the led suit and the card (and its position) winning so far."""
@@ -331,7 +333,7 @@ def legal_given_winner(hand: int, lead_suit: int, n: int, win_card: int, win_pos
     return (hand & ~trump_mask) | allowed_trumps
 
 
-@engine_jit
+@engine_inline
 def shows_void(card: int, lead_suit: int, contract: int, rp: np.ndarray) -> bool:
     """Whether playing ``card`` on a trick led in ``lead_suit`` shows the player void in that suit.
 
@@ -349,7 +351,7 @@ def card_points(card: int, contract: int, rp: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------- Weis
-@engine_jit
+@engine_inline
 def weis_key(points: int, ncards: int, height: int, suit: int, is_quad: bool, position: int,
              contract: int, rp: np.ndarray) -> int:
     """An integer that orders Weis as the rules compare them (larger wins).
@@ -457,7 +459,7 @@ def weis_summary(hand: int, contract: int, position: int, rp: np.ndarray) -> tup
     return _weis_total(hand, declared_quads(hand, contract, position, rp), contract, position, rp)
 
 
-@engine_jit
+@engine_inline
 def player_weis(hand: int, contract: int, position: int, rp: np.ndarray, out: np.ndarray) -> int:
     """The Weis a player declares from a dealt ``hand`` of any size (docs/rules.md "Weis"),
     written to ``out``, one row each: (points, cards mask, key), the key ordering Weis as the
@@ -503,7 +505,7 @@ _ROOM_BITS = 5
 _ROOM_MASK = (1 << _ROOM_BITS) - 1
 
 
-@engine_jit
+@engine_inline
 def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int) -> None:
     """Deal ``players`` hands of ``hand_size`` cards at random into ``hands[:players]`` (bitboards).
 
@@ -532,162 +534,162 @@ def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int) -> Non
 
 # ---------------------------------------------------------------------------------- accessors
 # What compiled code outside the engine may read of a game (Python code uses core.StateView).
-@engine_jit
+@engine_inline
 def phase(st: np.ndarray) -> int:
     return st[S_PHASE]
 
 
-@engine_jit
+@engine_inline
 def to_move(st: np.ndarray) -> int:
     return st[S_TO_MOVE]
 
 
-@engine_jit
+@engine_inline
 def hand_of(st: np.ndarray, player: int) -> int:
     return st[S_HANDS + player]
 
 
-@engine_jit
+@engine_inline
 def dealt_hand_of(st: np.ndarray, player: int) -> int:
     return st[S_DEALT + player]
 
 
-@engine_jit
+@engine_inline
 def played_by(st: np.ndarray, player: int) -> int:
     return st[S_PLAYED + player]
 
 
-@engine_jit
+@engine_inline
 def voids_of(st: np.ndarray, player: int) -> int:
     return st[S_VOIDS + player]
 
 
-@engine_jit
+@engine_inline
 def weis_cards_of(st: np.ndarray, player: int) -> int:
     return st[S_WEIS_CARDS + player]
 
 
-@engine_jit
+@engine_inline
 def contract(st: np.ndarray) -> int:
     return st[S_CONTRACT]
 
 
-@engine_jit
+@engine_inline
 def trick_number(st: np.ndarray) -> int:
     return st[S_TRICK_NO]
 
 
-@engine_jit
+@engine_inline
 def leader(st: np.ndarray) -> int:
     return st[S_LEADER]
 
 
-@engine_jit
+@engine_inline
 def cards_in_trick(st: np.ndarray) -> int:
     return st[S_N_IN_TRICK]
 
 
-@engine_jit
+@engine_inline
 def trick_card(st: np.ndarray, position: int) -> int:
     return st[S_TRICK + position]
 
 
-@engine_jit
+@engine_inline
 def current_trick(st: np.ndarray) -> np.ndarray:
     """View of the current trick's card slots (leader first, -1 = empty), length MAX_PLAYERS."""
     return st[S_TRICK:S_TRICK + MAX_PLAYERS]
 
 
-@engine_jit
+@engine_inline
 def voids(st: np.ndarray) -> np.ndarray:
     """View of every player's public voids (length MAX_PLAYERS)."""
     return st[S_VOIDS:S_VOIDS + MAX_PLAYERS]
 
 
-@engine_jit
+@engine_inline
 def dealer(st: np.ndarray) -> int:
     return st[S_DEALER]
 
 
-@engine_jit
+@engine_inline
 def forehand(st: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-@engine_jit
+@engine_inline
 def pushed(st: np.ndarray) -> int:
     return st[S_PUSHED]
 
 
-@engine_jit
+@engine_inline
 def declarer(st: np.ndarray) -> int:
     return st[S_DECLARER]
 
 
-@engine_jit
+@engine_inline
 def points_of(st: np.ndarray, side: int) -> int:
     return st[S_POINTS + side]
 
 
-@engine_jit
+@engine_inline
 def tricks_won_by(st: np.ndarray, side: int) -> int:
     return st[S_TRICKS_WON + side]
 
 
-@engine_jit
+@engine_inline
 def weis_points_of(st: np.ndarray, side: int) -> int:
     return st[S_WEIS_POINTS + side]
 
 
-@engine_jit
+@engine_inline
 def score_of(st: np.ndarray, side: int) -> int:
     return st[S_SCORE + side]
 
 
-@engine_jit
+@engine_inline
 def stoeck_shown_by(st: np.ndarray) -> int:
     """The player whose Stöck is shown, -1 while none is."""
     return st[S_STOECK_PLAYER] if st[S_STOECK_SHOWN] else -1
 
 
-@engine_jit
+@engine_inline
 def is_match(st: np.ndarray) -> bool:
     return st[S_MATCH] != 0
 
 
-@engine_jit
+@engine_inline
 def match_score_of(st: np.ndarray, side: int) -> int:
     return st[S_MATCH_SCORE + side]
 
 
-@engine_jit
+@engine_inline
 def match_winner(st: np.ndarray) -> int:
     return st[S_MATCH_WINNER]
 
 
-@engine_jit
+@engine_inline
 def rounds_done(st: np.ndarray) -> int:
     return st[S_ROUND_NO]
 
 
-@engine_jit
+@engine_inline
 def trump_card(st: np.ndarray) -> int:
     return st[S_TRUMP_CARD]
 
 
-@engine_jit
+@engine_inline
 def prediction_of(st: np.ndarray, player: int) -> int:
     """A player's prediction, -1 before he made it."""
     return st[S_PREDICTIONS + player]
 
 
-@engine_jit
+@engine_inline
 def seed_generator(st: np.ndarray, rng_state: int) -> None:
     """Set the game's deal generator (a non-zero 32-bit xorshift32 state)."""
     st[S_RNG] = rng_state
 
 
-@engine_jit
+@engine_inline
 def generator_state(st: np.ndarray) -> int:
     return st[S_RNG]
 
@@ -696,7 +698,7 @@ def generator_state(st: np.ndarray) -> int:
 ALL_CARDS = (np.int64(1) << N_CARDS) - 1
 
 
-@engine_jit
+@engine_inline
 def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
     """The cards a player whose public voids are ``voids`` (bit s = shown void in suit s, as in
     :func:`voids_of`) may still hold: every card outside those suits, and, where the trump suit is
@@ -713,43 +715,43 @@ def possible_holding(voids: int, contract: int, rp: np.ndarray) -> int:
 
 # ---------------------------------------------------------------------------------- Coiffeur accessors
 # ---- Coiffeur (issue 15), appended
-@engine_jit
+@engine_inline
 def co_sheet_value(st: np.ndarray, team: int, row: int) -> int:
     """The value ``team`` wrote in row ``row`` (0 while the row is open)."""
     return st[S_CO_SHEET + CO_MAX_ROWS * team + row]
 
 
-@engine_jit
+@engine_inline
 def co_filled(st: np.ndarray, team: int) -> int:
     """Bit r = ``team`` has written row r."""
     return st[S_CO_FILLED + team]
 
 
-@engine_jit
+@engine_inline
 def co_row(st: np.ndarray) -> int:
     """The row declared this deal, -1 before."""
     return st[S_CO_ROW]
 
 
-@engine_jit
+@engine_inline
 def co_game(st: np.ndarray) -> int:
     """The declared game: 0..5 a contract, 6..9 Slalom / Guschti from Obenabe / Undenufe; -1 before."""
     return st[S_CO_GAME]
 
 
-@engine_jit
+@engine_inline
 def co_pushers(st: np.ndarray) -> int:
     """Bit p = player p pushed this deal."""
     return st[S_CO_PUSHERS]
 
 
-@engine_jit
+@engine_inline
 def co_eligible(st: np.ndarray) -> int:
     """Bit p = player p's team had an open row when the deal began (the declaration's candidates)."""
     return st[S_CO_ELIGIBLE]
 # ---------------------------------------------------------------------------------- Mittlere, Molotow
 # --- Mittlere and Molotow (issue 17): accessors appended for the observation
-@engine_jit
+@engine_inline
 def player_weis_of(st: np.ndarray, player: int) -> int:
     """The Weis points a player declared from his dealt hand (Molotow: his hand Weis)."""
     return st[S_PLAYER_WEIS + player]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernel import engine_jit
+from .kernel import engine_inline, engine_jit
 
 #: one player at or above this many points is "over 100"
 HIGH_POINTS = 100
@@ -36,7 +36,7 @@ MIDDLE_WINS = (-1, 2, -1)
 MIDDLE_LOSES = (1, -2, 1)
 
 
-@engine_jit
+@engine_inline
 def _by_place(points: np.ndarray, top: int, middle: int, low: int, out: np.ndarray) -> None:
     """Score each player by his place among the three ``points``; tied players get 0."""
     for p in range(PLAYERS):

@@ -37,6 +37,7 @@ from .kernel import (
     S_STOECK_SHOWN,
     S_WEIS_CARDS,
     S_WEIS_POINTS,
+    engine_inline,
     engine_jit,
     n_players,
     player_weis,
@@ -48,7 +49,7 @@ from .rules import RP_STOECK, RP_WEIS
 TABLE_WEIS_ROWS = MAX_WEIS + 1
 
 
-@engine_jit
+@engine_inline
 def declare_hand_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """At the deal: every player's hand Weis (points and cards), when the rules have Weis."""
     if not rp[RP_WEIS]:
@@ -70,7 +71,7 @@ def _table_stoeck(cards: int, trump: int, rp: np.ndarray) -> int:
     return 0
 
 
-@engine_jit
+@engine_inline
 def table_weis(cards: int, trump: int, rp: np.ndarray, out: np.ndarray) -> int:
     """The table Weis of one trick's ``cards`` (a mask) into ``out`` rows (points, cards mask,
     key), at least TABLE_WEIS_ROWS × 3; ``trump`` is the trump suit, or 4 (Obenabe) while none is
@@ -85,7 +86,7 @@ def table_weis(cards: int, trump: int, rp: np.ndarray, out: np.ndarray) -> int:
     return k
 
 
-@engine_jit
+@engine_inline
 def score_trick(st: np.ndarray, trick: int, winner: int, trump: int, rp: np.ndarray) -> None:
     """After a trick: the points of its table Weis (the rows of :func:`table_weis`) go to the
     winner."""
@@ -99,14 +100,14 @@ def score_trick(st: np.ndarray, trick: int, winner: int, trump: int, rp: np.ndar
     st[S_WEIS_POINTS + winner] += points + _table_stoeck(cards, trump, rp)
 
 
-@engine_jit
+@engine_inline
 def show_stoeck(st: np.ndarray, player: int, trump: int) -> None:
     """Called when the Stöck holder plays a trump: shown once both K and Q are played."""
     if (st[S_PLAYED + player] & KING_QUEEN[trump]) == KING_QUEEN[trump]:
         st[S_STOECK_SHOWN] = 1
 
 
-@engine_jit
+@engine_inline
 def score_hand(st: np.ndarray, rp: np.ndarray) -> None:
     """Each player's hand score: points + table Weis − hand Weis − Stöck."""
     for p in range(n_players(rp)):

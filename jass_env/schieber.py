@@ -43,7 +43,7 @@ from .kernel import (
     S_WEIS_CARDS,
     S_WEIS_POINTS,
     S_WEIS_TEAM,
-    engine_jit,
+    engine_inline,
     n_players,
     side_of,
     weis_summary,
@@ -75,7 +75,7 @@ TEAMS = 2
 DRAW = 2               # S_MATCH_WINNER of a drawn match (fixed number of rounds)
 
 
-@engine_jit
+@engine_inline
 def legal_bidding_actions(st: np.ndarray, rp: np.ndarray) -> int:
     """The contracts the rules allow and, before a push, the push (a bit per action)."""
     m = rp[RP_CONTRACTS] << CONTRACT_OFFSET
@@ -84,7 +84,7 @@ def legal_bidding_actions(st: np.ndarray, rp: np.ndarray) -> int:
     return m
 
 
-@engine_jit
+@engine_inline
 def apply_bidding_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """A push (to forehand's partner) or naming a contract."""
     if action == PUSH:
@@ -94,7 +94,7 @@ def apply_bidding_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         _choose_contract(st, action - CONTRACT_OFFSET, rp)
 
 
-@engine_jit
+@engine_inline
 def leader_of_trick_one(st: np.ndarray, rp: np.ndarray) -> int:
     """Forehand, or after a push the declarer when the rules say so."""
     if st[S_PUSHED] and rp[RP_LEADER_AFTER_PUSH] == LEADER_DECLARER and st[S_DECLARER] >= 0:
@@ -102,7 +102,7 @@ def leader_of_trick_one(st: np.ndarray, rp: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-@engine_jit
+@engine_inline
 def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
     st[S_CONTRACT] = contract
     st[S_DECLARER] = st[S_TO_MOVE]
@@ -119,7 +119,7 @@ def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
                 st[S_STOECK_PLAYER] = p
 
 
-@engine_jit
+@engine_inline
 def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """Compare the teams' best single Weis; the winner scores all Weis of all its players."""
     contract = st[S_CONTRACT]
@@ -146,7 +146,7 @@ def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
             st[S_WEIS_CARDS + p] = 0
 
 
-@engine_jit
+@engine_inline
 def credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
     """Write ``amount`` (before the multiplier) to a team's round score and, in a match, its total.
 
@@ -169,7 +169,7 @@ def credit(st: np.ndarray, team: int, amount: int, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = team
 
 
-@engine_jit
+@engine_inline
 def show_stoeck(st: np.ndarray, player: int, rp: np.ndarray) -> None:
     """Stöck: credited when its holder has played both the trump K and Q. The engine calls this
     only when ``player`` holds the Stöck, has not shown it yet and played a trump."""
@@ -179,7 +179,7 @@ def show_stoeck(st: np.ndarray, player: int, rp: np.ndarray) -> None:
         credit(st, side_of(player, rp), rp[RP_STOECK], rp)
 
 
-@engine_jit
+@engine_inline
 def after_trick(st: np.ndarray, trick: int, winner: int, points: int, rp: np.ndarray) -> None:
     """Score a finished trick: the Weis with trick 1, then the trick's points; the Match bonus
     and the end of the round after the last trick."""
@@ -195,13 +195,13 @@ def after_trick(st: np.ndarray, trick: int, winner: int, points: int, rp: np.nda
         _end_of_round(st, rp)
 
 
-@engine_jit
+@engine_inline
 def match_decided_during_round(st: np.ndarray) -> bool:
     """Under the official finish a match can end in the middle of a round."""
     return st[S_MATCH] != 0 and st[S_MATCH_WINNER] >= 0
 
 
-@engine_jit
+@engine_inline
 def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
     """Round over: decide the match where the rules say so."""
     st[S_PHASE] = PHASE_OVER
@@ -217,7 +217,7 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_MATCH_WINNER] = 0 if a > b else (1 if b > a else DRAW)
 
 
-@engine_jit
+@engine_inline
 def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
     """After the deal: forehand names the contract or pushes."""
     st[S_PHASE] = PHASE_CONTRACT
