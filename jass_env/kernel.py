@@ -50,7 +50,7 @@ from .spec import COIFFEUR_ROW_LABELS, MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS
 #: numba's reference counting (``_nrt=False``). These functions only read and write the arrays
 #: they are given and never allocate; with reference counting on, numba wraps every array they
 #: pass on in atomic increments and decrements, which cost more than the rules themselves
-#: (``benchmarks/engine.py``; docs/measurements.md, "Engine speed"). A function that allocates
+#: (``benchmarks/engine.py``; docs/measurements.md, "Speed"). A function that allocates
 #: (``core.legal_actions``, ``core.play_random_rounds``) uses plain ``njit`` and may call these,
 #: not the other way round; a loop over many states is fastest as an ``engine_jit`` function of
 #: its own (``core._random_rounds``).
