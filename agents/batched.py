@@ -8,7 +8,10 @@ opponents and its evaluations decide whole batches of observations in one call:
   :func:`agents.differenzler.heuristic_actions` in Differenzler), the same decisions their
   :class:`~agents.base.Agent` classes make for each row.
 * :func:`evaluate_vs_bot` — the greedy policy against a bot under the evaluation tool's protocol
-  of the game (``python -m agents.evaluate``, docs/bots.md), played as one batch:
+  of the game (``python -m agents.evaluate``, docs/bots.md), played as one batch. The bot is one
+  of :data:`BATCH_BOTS` or any agent spec of :mod:`agents.registry` (``pimc:worlds=10``,
+  ``search:worlds=30``, a checkpoint): such an agent decides the batch's rows one by one from
+  each row's observation and mask (:class:`SpecBot`).
 
   - team games (Schieber): **duplicate** — deal ``i`` of the set ``seed`` (seed
     ``agents.evaluate.deal_seed(seed, i)``, dealer ``i % 4``) played twice, the policy in seats
@@ -25,6 +28,8 @@ opponents and its evaluations decide whole batches of observations in one call:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import torch
 
@@ -32,10 +37,12 @@ from jass_env.rules import Rules, make_rules
 from jass_env.vector import VectorJassEnv
 
 from . import differenzler, heuristic
+from .base import Agent
 from .evaluate import deal_seed
 from .headline import POINTS_PER_HAND, Statistic, statistic
 from .network import PolicyNet
 from .random_bot import random_actions
+from .registry import make_agent
 from .stats import mean_ci
 
 #: the bots that decide batches (the trainer's bot opponents and evaluation opponents)
@@ -58,6 +65,33 @@ def bot_actions(bot: str, rules: Rules, obs: np.ndarray, mask: np.ndarray,
     raise ValueError(f"unknown batch bot {bot!r}; allowed: {', '.join(BATCH_BOTS)}")
 
 
+class SpecBot:
+    """An agent of the registry deciding a batch row by row: ``actions(obs, mask)`` asks the
+    agent built from ``spec`` (:func:`agents.registry.make_agent`, seeded by ``seed``) for each
+    row's action, from that row's observation and mask only (what its seat may know)."""
+
+    def __init__(self, spec: str, rules: Rules, seed: int) -> None:
+        self.spec = spec
+        self.agent: Agent = make_agent(spec, rules, seed=seed)
+
+    def actions(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The actions (N,) int64 for observations (N, obs_dim) and masks (N, n_actions)."""
+        return np.array([self.agent.act({"observation": o, "action_mask": m}) for o, m in zip(obs, mask)],
+                        dtype=np.int64)
+
+
+#: a bot deciding a batch: ``decide(obs (N, obs_dim), mask (N, n_actions)) -> actions (N,)``
+Decide = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _decider(bot: str, rules: Rules, rng: np.random.Generator, seed: int) -> Decide:
+    """How ``bot`` decides a batch: a batch bot (``rng`` feeds the random one), or a
+    :class:`SpecBot` seeded by ``seed``."""
+    if bot in BATCH_BOTS:
+        return lambda obs, mask: bot_actions(bot, rules, obs, mask, rng)
+    return SpecBot(bot, rules, seed).actions
+
+
 def greedy_actions(policy: PolicyNet, obs: np.ndarray, mask: np.ndarray, device: torch.device) -> np.ndarray:
     """The policy's highest-logit legal action (N,) int64 for observations (N, obs_dim) and masks."""
     x = torch.from_numpy(obs).to(device)
@@ -65,11 +99,11 @@ def greedy_actions(policy: PolicyNet, obs: np.ndarray, mask: np.ndarray, device:
     return policy.masked_logits(x, m).argmax(-1).cpu().numpy()
 
 
-def _play(env: VectorJassEnv, policy: PolicyNet, bot: str, policy_side: np.ndarray,
-          dealers: np.ndarray, seeds: list[int], rng: np.random.Generator,
-          device: torch.device) -> np.ndarray:
+def _play(env: VectorJassEnv, policy: PolicyNet, bot: Decide, policy_side: np.ndarray,
+          dealers: np.ndarray, seeds: list[int], device: torch.device) -> np.ndarray:
     """Play one round in each game of ``env``: the policy in the seats of side ``policy_side[i]``
-    of game ``i``, ``bot`` elsewhere. Returns the round scores (games, sides) int64."""
+    of game ``i``, ``bot`` elsewhere. Returns
+    the round scores (games, sides) int64."""
     rules = env.rules
     side_of_seat = np.array([rules.spec.side_of(p) for p in range(rules.spec.players)])
     n = env.num_envs
@@ -86,7 +120,7 @@ def _play(env: VectorJassEnv, policy: PolicyNet, bot: str, policy_side: np.ndarr
                 actions[rows] = greedy_actions(policy, obs[rows], mask[rows], device)
             rows = np.flatnonzero(~is_policy)
             if rows.size:
-                actions[rows] = bot_actions(bot, rules, obs[rows], mask[rows], rng)
+                actions[rows] = bot(obs[rows], mask[rows])
             out = env.step(actions)
             new = out.done & ~finished
             scores[new] = out.final_score[new]
@@ -104,21 +138,21 @@ def _result(stat: Statistic, per_deal: np.ndarray, win_key: str, wins: np.ndarra
 
 def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int, seed: int,
                     device: torch.device) -> dict[str, float]:
-    """The greedy ``policy`` against ``bot`` on ``deals`` deals of the evaluation tool's set
-    ``seed`` (module docstring). Returns the game's statistic (:func:`statistic`: key
-    ``points_per_hand`` or ``penalty_diff``) with its 95 % t-interval (``ci_low``, ``ci_high``),
-    ``deals``, and Schieber ``round_win_rate`` (share of plays the policy's team scored more, ties
-    half) or Differenzler ``deal_better_rate`` (share of deals where its mean penalty was lower
-    than the bots', ties half)."""
+    """The greedy ``policy`` against ``bot`` (a batch bot or an agent spec) on ``deals`` deals of
+    the evaluation tool's set ``seed`` (module docstring). Returns the game's statistic
+    (:func:`statistic`: key ``points_per_hand`` or ``penalty_diff``) with its 95 % t-interval
+    (``ci_low``, ``ci_high``), ``deals``, and Schieber ``round_win_rate`` (share of plays the
+    policy's team scored more, ties half) or Differenzler ``deal_better_rate`` (share of deals
+    where its mean penalty was lower than the bots', ties half)."""
     rules = make_rules(rules)
     stat = statistic(rules)
-    rng = np.random.default_rng(seed)
+    decide = _decider(bot, rules, np.random.default_rng(seed), seed)
     seeds = [deal_seed(seed, i) for i in range(deals)]
     if stat is POINTS_PER_HAND:
         n = 2 * deals
         env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
         team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (n,) the policy's team per game
-        scores = _play(env, policy, bot, team, np.arange(n) % deals % 4, seeds * 2, rng, device)
+        scores = _play(env, policy, decide, team, np.arange(n) % deals % 4, seeds * 2, device)
         idx = np.arange(n)
         diff = (scores[idx, team] - scores[idx, 1 - team]).astype(np.float64)   # (n,) per play
         wins = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
@@ -127,7 +161,7 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int,
     n = players * deals                                           # game k * deals + i: deal i, rotation k
     env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
     seat = np.repeat(np.arange(players, dtype=np.int64), deals)  # (n,) the policy's seat per game
-    scores = _play(env, policy, bot, seat, np.arange(n) % deals % players, seeds * players, rng, device)
+    scores = _play(env, policy, decide, seat, np.arange(n) % deals % players, seeds * players, device)
     pen = scores.reshape(players, deals, players).astype(np.float64)     # [rotation, deal, seat]
     own = pen[np.arange(players), :, np.arange(players)]                # [rotation, deal]
     a = own.mean(axis=0)                                                 # (deals,) policy's mean
@@ -137,4 +171,4 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int,
     return _result(stat, diff, "deal_better_rate", wins, deals)
 
 
-__all__ = ["BATCH_BOTS", "bot_actions", "greedy_actions", "evaluate_vs_bot"]
+__all__ = ["BATCH_BOTS", "SpecBot", "bot_actions", "greedy_actions", "evaluate_vs_bot"]

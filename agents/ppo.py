@@ -49,6 +49,7 @@ from jass_env.rules import PRESETS, make_rules
 from jass_env.vector import EPISODES
 
 from .network import init_linear_layers
+from .registry import AgentSpecError, parse_spec
 
 #: Opponent kinds of the self-play pool, in the order of their codes in the trainer's arrays.
 OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic")
@@ -63,6 +64,17 @@ class ConfigError(ValueError):
 
 
 # ---------------------------------------------------------------------------------- config
+def _is_eval_opponent(x: Any) -> bool:
+    """A batch bot (:data:`EVAL_OPPONENTS`), or a spec the agent registry parses."""
+    if x in EVAL_OPPONENTS:
+        return True
+    try:
+        parse_spec(x)
+    except AgentSpecError:
+        return False
+    return True
+
+
 def _meta(allowed: str, check: Any = None) -> dict[str, Any]:
     return {"allowed": allowed, "check": check}
 
@@ -148,7 +160,9 @@ class TrainConfig:
                                                       _nonneg))
     eval_deals: int = field(default=500, metadata=_meta("an integer >= 2", lambda v: v >= 2))
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"], metadata=_meta(
-        f"a list of {', '.join(EVAL_OPPONENTS)}", lambda v: all(x in EVAL_OPPONENTS for x in v)))
+        f"a list of {', '.join(EVAL_OPPONENTS)} or agent specs (pimc:worlds=10, search:worlds=30, a "
+        "checkpoint; python -m agents.evaluate --help lists them)",
+        lambda v: all(_is_eval_opponent(x) for x in v)))
     eval_seed: int = field(default=12345, metadata=_meta("an integer >= 0", _nonneg))
     # at the end: latest.pt and best.pt against every eval opponent on the evaluation tool's deal
     # set final_eval_seed (a different set from eval_seed's, on which best.pt was picked)

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import torch
 
-from agents.batched import BATCH_BOTS, bot_actions, evaluate_vs_bot
+from agents.batched import BATCH_BOTS, SpecBot, bot_actions, evaluate_vs_bot
 from agents.differenzler import DifferenzlerHeuristic
 from agents.differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, predicting, prediction_action
 from agents.network import load_policy
-from agents.policy import PolicyAgent, write_random_checkpoint
+from agents.policy import PolicyAgent, default_checkpoint, write_random_checkpoint
 from agents.random_bot import RandomAgent, random_actions, rule_of_thumb_prediction
 from agents.rotation import evaluate_rotation
 from jass_env.rules import make_rules
@@ -89,3 +89,34 @@ def test_the_batched_rotation_equals_the_evaluation_tool_against_the_heuristic(g
     assert fast["penalty_diff"] == pytest.approx(slow["difference_A_minus_B"]["mean"], abs=1e-9)
     assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["difference_A_minus_B"]["ci95"], abs=1e-9)
     assert fast["deal_better_rate"] == pytest.approx(slow["share_of_deals_A_better"], abs=1e-12)
+
+
+@pytest.mark.parametrize("game", ["schieber", "differenzler"])
+def test_an_agent_spec_decides_a_batch_as_the_batched_bot(game):
+    """``SpecBot`` asks the registry's agent for each row: the heuristic spec decides exactly as
+    the batched heuristic."""
+    rules = make_rules(game)
+    env = VectorJassEnv(24, rules=rules, check_actions=True)
+    obs, mask, _ = env.reset(seed=9)
+    spec_bot = SpecBot("heuristic", rules, seed=0)
+    for _ in range(rules.spec.tricks * rules.spec.players):
+        acts = spec_bot.actions(obs, mask)
+        assert np.array_equal(acts, bot_actions("heuristic", rules, obs, mask, None))
+        out = env.step(acts)
+        obs, mask = out.obs, out.mask
+
+
+def test_the_policy_against_itself_as_an_agent_spec_scores_zero_on_duplicate_deals(tmp_path):
+    """A duplicate deal swaps the cards between the teams: the greedy policy against the same
+    policy (an agent spec naming its checkpoint) plays both halves alike, so every deal nets 0."""
+    path = write_random_checkpoint(tmp_path / "p.pt", hidden=[32], seed=5, game="schieber")
+    net, _ = load_policy(path)
+    result = evaluate_vs_bot(net, str(path), "schieber", 4, 2, CPU)
+    assert result["points_per_hand"] == 0.0
+    assert result["round_win_rate"] == 0.5
+
+
+def test_the_evaluation_against_a_search_spec_runs_on_the_batch():
+    net, _ = load_policy(default_checkpoint("schieber"))
+    result = evaluate_vs_bot(net, "pimc:worlds=2", "schieber", 2, 4, CPU)
+    assert result["deals"] == 2 and result["ci_low"] <= result["points_per_hand"] <= result["ci_high"]

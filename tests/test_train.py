@@ -437,6 +437,15 @@ def test_config_files_are_valid_and_unknown_yaml_keys_are_rejected(tmp_path):
     assert make_config({"lr": "3e-4"}).lr == pytest.approx(3e-4)
 
 
+def test_the_trainer_evaluates_against_batch_bots_and_agent_specs():
+    """``eval_opponents`` takes the batch bots and any agent spec (a search bot, a checkpoint);
+    a spec the agent registry cannot read is refused, naming what is allowed."""
+    cfg = make_config({"eval_opponents": ["random", "pimc:worlds=10", "search:worlds=30"]})
+    assert cfg.eval_opponents == ["random", "pimc:worlds=10", "search:worlds=30"]
+    with pytest.raises(ConfigError, match="'eval_opponents'.*allowed: a list of random, heuristic or agent specs"):
+        make_config({"eval_opponents": ["pimc:wolds=10"]})
+
+
 def test_corrupt_truncated_or_foreign_checkpoints_give_a_clear_error(tmp_path, capsys):
     train.train(smoke(tmp_path), stop_after=1)
     latest = tmp_path / "checkpoints" / "latest.pt"
