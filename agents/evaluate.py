@@ -19,8 +19,8 @@ Protocol
   Bradley-Terry model on deals won (ties half, one virtual drawn deal per pair), shown as Elo
   with the first agent at 0.
 
-Agents act on ``{"observation": float32[OBS_DIM], "action_mask": int8[43]}`` for the player to
-move, encoded by :mod:`jass_env.observation` exactly as in the AEC environment.
+Agents act on ``{"observation": float32[obs_dim], "action_mask": int8[n_actions]}`` for the
+player to move, in the game's encoding (:mod:`jass_env.encoding`) exactly as in the AEC environment.
 
 Games where everyone plays alone (``--rules differenzler`` or ``differenzler3``) are evaluated by
 **seat rotation** instead (:mod:`agents.rotation`): A in one seat and B in the others, every deal
@@ -52,16 +52,19 @@ from typing import Any, TextIO
 import numpy as np
 
 from jass_env import core
+from jass_env.encoding import encode_observation, obs_dim
 from jass_env.game import IllegalActionError, Match, Round, seed_to_rng_state
 from jass_env.kernel import deal, phase, rounds_done, to_move
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+from jass_env.observation import encode_action_mask
 from jass_env.rules import Rules, RulesError, make_rules
 from jass_env.spec import SPECS
 
 from . import stats
-from .base import Agent
+from .base import Agent, AgentActionError, checked_action
 from .registry import AgentSpecError, agent_description, make_agent
 
+#: matches per pair (Schieber) or games (Differenzler) unless --matches says otherwise
+DEFAULT_MATCHES = 20
 CSV_FIELDS = ("pair", "agent_a", "agent_b", "deal", "seed", "dealer", "score_A_first", "score_B_first",
               "score_A_second", "score_B_second", "diff_first", "diff_second", "diff",
               "points_A_first", "points_A_second", "contract_first", "declarer_team_first",
@@ -136,22 +139,23 @@ def _reset_agents(seat_agents: Sequence[Agent], seeds: Sequence[int]) -> None:
             agent.reset(seed=s)
 
 
-def _act(agent: Agent, st: np.ndarray, rp: np.ndarray) -> int:
-    """Ask ``agent`` for the action of the player to move; checks it is legal."""
+def _act(agent: Agent, st: np.ndarray, rules: Rules) -> int:
+    """Ask ``agent`` for the action of the player to move, from that seat's observation and mask
+    in the game's encoding (:mod:`jass_env.encoding`); checks it is legal."""
     player = int(to_move(st))
-    obs = np.zeros(OBS_DIM, dtype=np.float32)
-    mask = np.zeros(43, dtype=np.int8)
-    encode_observation(st, player, rp, obs)
-    encode_action_mask(st, rp, mask)
+    obs = np.zeros(obs_dim(rules), dtype=np.float32)
+    mask = np.zeros(rules.spec.n_actions, dtype=np.int8)
+    encode_observation(st, player, rules.params, obs)
+    encode_action_mask(st, rules.params, mask)
+    who = f"agent {getattr(agent, 'name', agent)!r} in seat {player}"
     try:
         a = agent.act({"observation": obs, "action_mask": mask})
     except Exception as e:
-        raise EvaluationError(f"agent {getattr(agent, 'name', agent)!r} in seat {player} failed: "
-                              f"{type(e).__name__}: {e}") from e
-    if not isinstance(a, (int, np.integer)) or not 0 <= a < 43 or not mask[a]:
-        raise EvaluationError(f"agent {getattr(agent, 'name', agent)!r} in seat {player} chose "
-                              f"{a!r}, which is not a legal action; legal: {np.flatnonzero(mask).tolist()}")
-    return int(a)
+        raise EvaluationError(f"{who} failed: {type(e).__name__}: {e}") from e
+    try:
+        return checked_action(a, mask, who)
+    except AgentActionError as e:
+        raise EvaluationError(str(e)) from None
 
 
 def play_deal(rules: Rules, deal: Deal, seat_agents: Sequence[Agent]) -> Round:
@@ -160,7 +164,7 @@ def play_deal(rules: Rules, deal: Deal, seat_agents: Sequence[Agent]) -> Round:
     rnd = Round(rules, hands=list(deal.hands), dealer=deal.dealer)
     st, rp = rnd.state, rnd.rp
     while phase(st) != core.PHASE_OVER:
-        core.apply_action(st, _act(seat_agents[int(to_move(st))], st, rp), rp)
+        core.apply_action(st, _act(seat_agents[int(to_move(st))], st, rules), rp)
     return rnd
 
 
@@ -248,7 +252,6 @@ def play_match(rules: Rules, index: int, team_a: Sequence[Agent], team_b: Sequen
              else [team_b[0], team_a[0], team_b[1], team_a[1]])
     seed = match_seed(set_seed, index // 2)
     m = Match(rules, seed=seed)
-    rp = rules.params
     current = -1
     while not m.is_over:
         st = m.state
@@ -256,7 +259,7 @@ def play_match(rules: Rules, index: int, team_a: Sequence[Agent], team_b: Sequen
             current = int(rounds_done(st))
             _reset_agents(seats, [_hash_seed(set_seed, 3, index // 2, current, s) for s in range(4)])
         try:
-            m.step(_act(seats[int(to_move(st))], st, rp))
+            m.step(_act(seats[int(to_move(st))], st, rules))
         except IllegalActionError as e:  # _act already checked legality; kept for safety
             raise EvaluationError(str(e)) from e
     w = m.winner
@@ -319,7 +322,7 @@ def _hms(seconds: float) -> str:
 
 
 # ---------------------------------------------------------------------------------- one pair
-def _build_team(agent: Any, rules: Rules) -> list[Agent]:
+def build_team(agent: Any, rules: Rules) -> list[Agent]:
     """Two seat agents from a spec (two instances), a zero-arg factory (two calls), or an
     instance (shared by both seats)."""
     if isinstance(agent, str):
@@ -335,7 +338,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(spec_a: str, spec_b: str, rules: Rules, set_seed: int) -> None:
-    _WORKER.update(rules=rules, set_seed=set_seed, a=_build_team(spec_a, rules), b=_build_team(spec_b, rules))
+    _WORKER.update(rules=rules, set_seed=set_seed, a=build_team(spec_a, rules), b=build_team(spec_b, rules))
 
 
 def _worker_deals(indices: Sequence[int]) -> list[DealResult]:
@@ -384,7 +387,7 @@ def evaluate_pair(agent_a: Any, agent_b: Any, rules: str | Rules | None = None, 
     lb = label_b or (agent_b if isinstance(agent_b, str) else getattr(agent_b, "name", "B"))
     t0 = time.monotonic()
     deal_set = make_deal_set(deals, seed)
-    team_a, team_b = _build_team(agent_a, rules), _build_team(agent_b, rules)
+    team_a, team_b = build_team(agent_a, rules), build_team(agent_b, rules)
     bar = Progress(deals + matches, f"{la} vs {lb}", enabled=progress)
     if workers > 1:
         if not (isinstance(agent_a, str) and isinstance(agent_b, str)):
@@ -646,11 +649,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("agents", nargs="*", metavar="AGENT", help="two agent specs: A (evaluated) and B")
     ap.add_argument("--round-robin", nargs="+", metavar="AGENT", help="evaluate every pair of these agents")
     ap.add_argument("--deals", type=int, default=500,
-                    help="deals, each played twice (Differenzler: once per seat rotation) (default 500)")
+                    help="deals, each played twice (Differenzler: once per seat rotation; Coiffeur: "
+                         "deal sequences of whole games, each played twice) (default 500)")
     ap.add_argument("--rules", default="schieber", help="rules preset (default schieber)")
     ap.add_argument("--seed", type=int, default=0, help="deal-set seed (default 0)")
-    ap.add_argument("--matches", type=int, default=20,
-                    help="matches to the target per pair, or Differenzler games of 12 rounds (default 20)")
+    ap.add_argument("--matches", type=int, default=None,
+                    help="matches to the target per pair, or Differenzler games of 12 rounds (default 20; "
+                         "Coiffeur plays whole games anyway)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -659,6 +664,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; returns the exit status (0 ok, 2 bad arguments, agents or checkpoints)."""
+    from . import whole_games  # noqa: PLC0415  (it builds on this module)
     from .network import CheckpointError  # noqa: PLC0415
 
     ap = _parser()
@@ -674,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(round_robin_problem(args.round_robin))
     if not args.round_robin and len(args.agents) != 2:
         return fail(f"give two agents (A B) or --round-robin A B ...; got {len(args.agents)} agent(s)")
-    if args.deals < 2 or args.matches < 0 or args.seed < 0 or args.workers < 1:
+    if args.deals < 2 or (args.matches or 0) < 0 or args.seed < 0 or args.workers < 1:
         return fail("need --deals >= 2, --matches >= 0, --seed >= 0, --workers >= 1")
     try:
         rules = make_rules(args.rules)
@@ -688,6 +694,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         return fail(f"cannot create the output folder {str(out)!r}: {e}")
+    if whole_games.is_whole_game(rules):
+        return _main_whole_games(args, rules, specs, out, fail)
+    if args.matches is None:
+        args.matches = DEFAULT_MATCHES
     if rules.spec.team_mode == "none":
         return _main_rotation(args, rules, specs, out, fail)
     try:
@@ -736,6 +746,27 @@ def _main_rotation(args: argparse.Namespace, rules: Rules, specs: Sequence[str],
         return 130
     print(rotation.summary_line(res.summary))
     print(f"wrote {out / 'summary.json'}, summary.md, deals.csv")
+    return 0
+
+
+def _main_whole_games(args: argparse.Namespace, rules: Rules, specs: Sequence[str], out: Path, fail) -> int:
+    """The CLI for games whose unit is the whole game (Coiffeur): :mod:`agents.whole_games`."""
+    from . import whole_games  # noqa: PLC0415
+
+    if args.round_robin or args.workers != 1 or args.matches is not None:
+        return fail(f"{rules.game} is evaluated by whole games of two agents (A B, --deals N deal "
+                    f"sequences, each played twice); --round-robin, --workers and --matches are for "
+                    f"games evaluated deal by deal")
+    try:
+        res = whole_games.evaluate_games(specs[0], specs[1], rules, args.deals, args.seed, not args.quiet)
+        whole_games.write_outputs(out, res)
+    except OSError as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
+        return 130
+    print(whole_games.summary_line(res.summary))
+    print(f"wrote {out / 'summary.json'}, summary.md, games.csv")
     return 0
 
 

@@ -89,7 +89,8 @@ def test_mirror_match_is_exactly_zero() -> None:
 
 
 def test_illegal_action_is_reported() -> None:
-    with pytest.raises(ev.EvaluationError, match="'illegal' in seat .* not a legal action; legal:"):
+    with pytest.raises(ev.EvaluationError, match=r"'illegal' in seat \d chose action .*, which is not legal "
+                                                 r"here \(legal: \["):
         ev.evaluate_pair(Illegal(), lambda: SeededRandom("x"), RULES, deals=2)
 
 
