@@ -80,8 +80,7 @@ from .rules import (
     RP_TRICKS,
     SLALOM_VALUES_PER_TRICK,
 )
-from .schieber import DRAW, TEAMS
-from .schieber import _decide_weis as decide_weis  # Schieber's Weis contest, shared as it is
+from .schieber import DRAW, TEAMS, decide_weis  # Schieber's Weis contest, shared as it is
 
 # row ids (spec.COIFFEUR_ROW_LABELS): the contract rows share the contract's number
 ROW_JOKER_1, ROW_JOKER_2, ROW_SLALOM, ROW_GUSCHTI = 6, 7, 8, 9

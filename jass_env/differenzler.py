@@ -28,13 +28,9 @@ from .kernel import (
     S_DEALT,
     S_FOREHAND,
     S_LEADER,
-    S_MATCH,
-    S_MATCH_SCORE,
-    S_MATCH_WINNER,
     S_PHASE,
     S_POINTS,
     S_PREDICTIONS,
-    S_ROUND_NO,
     S_SCORE,
     S_TO_MOVE,
     S_TRICKS_WON,
@@ -47,7 +43,6 @@ from .kernel import (
 )
 from .rules import (
     RP_HAND_SIZE,
-    RP_MATCH_ROUNDS,
     RP_TRICKS,
     RP_TRUMP_MODE,
     RP_ZERO_BID,
@@ -55,6 +50,7 @@ from .rules import (
     ZERO_BID_ZERO_POINT_TRICK,
 )
 from .spec import N_PREDICTIONS
+from .totals import add_round_to_game
 
 PREDICTION_OFFSET = 36   # action 36 + k predicts k points
 N_ACTIONS = PREDICTION_OFFSET + N_PREDICTIONS
@@ -121,20 +117,4 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
         pts = st[S_POINTS + p]
         exact = pred == pts and (pred > 0 or (zero_bonus and st[S_TRICKS_WON + p] > 0))
         st[S_SCORE + p] = -EXACT_HIT_BONUS if exact else abs(pred - pts)
-    if not st[S_MATCH] or st[S_MATCH_WINNER] >= 0:
-        return
-    for p in range(n):
-        st[S_MATCH_SCORE + p] += st[S_SCORE + p]
-    st[S_ROUND_NO] += 1
-    if st[S_ROUND_NO] < rp[RP_MATCH_ROUNDS]:
-        return
-    best = 0
-    tied = False
-    for p in range(1, n):
-        if st[S_MATCH_SCORE + p] < st[S_MATCH_SCORE + best]:
-            best = p
-            tied = False
-        elif st[S_MATCH_SCORE + p] == st[S_MATCH_SCORE + best]:
-            tied = True
-    if not tied:                                      # a tie for the lowest plays one more round
-        st[S_MATCH_WINNER] = best
+    add_round_to_game(st, rp, highest_wins=False)      # the lowest total penalty wins

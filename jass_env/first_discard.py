@@ -35,13 +35,9 @@ from .kernel import (
     S_CONTRACT,
     S_DECLARER,
     S_HANDS,
-    S_MATCH,
-    S_MATCH_SCORE,
-    S_MATCH_WINNER,
     S_PHASE,
     S_PLAYS,
     S_POINTS,
-    S_ROUND_NO,
     S_SCORE,
     S_STOECK_PLAYER,
     S_TRICK,
@@ -58,13 +54,13 @@ from .kernel import (
 from .rules import (
     NO_TRUMP_ANNUL,
     RP_KIND,
-    RP_MATCH_ROUNDS,
     RP_NO_TRUMP_HAND,
     RP_STOECK,
     RP_TRICKS,
     RP_VALUES,
 )
 from .spec import KIND_MITTLERE, KIND_MOLOTOW
+from .totals import add_round_to_game
 
 
 @engine_inline
@@ -140,25 +136,7 @@ def _end_of_round(st: np.ndarray, rp: np.ndarray) -> None:
                             st[S_SCORE:S_SCORE + n])
     else:
         molotow.score_hand(st, rp)
-    if not st[S_MATCH] or st[S_MATCH_WINNER] >= 0:
-        return
-    for p in range(n):
-        st[S_MATCH_SCORE + p] += st[S_SCORE + p]
-    st[S_ROUND_NO] += 1
-    if st[S_ROUND_NO] < rp[RP_MATCH_ROUNDS]:
-        return
-    sign = 1 if mittlere_game else -1                 # Mittlere: highest wins; Molotow: lowest
-    best = 0
-    tied = False
-    for p in range(1, n):
-        d = sign * (st[S_MATCH_SCORE + p] - st[S_MATCH_SCORE + best])
-        if d > 0:
-            best = p
-            tied = False
-        elif d == 0:
-            tied = True
-    if not tied:                                      # a tie for the best plays one more hand
-        st[S_MATCH_WINNER] = best
+    add_round_to_game(st, rp, highest_wins=mittlere_game)   # Mittlere: highest wins; Molotow: lowest
 
 
 @engine_jit

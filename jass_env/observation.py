@@ -88,7 +88,9 @@ TIE_ROUNDS_BOUND = 10
 
 
 @njit(cache=True, inline="always")
-def _set_cards(out: np.ndarray, offset: int, mask: int) -> None:
+def set_cards(out: np.ndarray, offset: int, mask: int) -> None:
+    """Write 1.0 into ``out[offset + c]`` for every card id ``c`` (0..35) of the card set ``mask``
+    (bit c = card c); the other entries are left as they are."""
     while mask:
         low = mask & -mask
         out[offset + kernel.lowest_bit(low)] = 1.0
@@ -100,18 +102,18 @@ def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.nd
     """Write the observation of player ``observer`` (0..3) into ``out`` (float32, OBS_DIM)."""
     out[:OBS_DIM] = 0.0
     me = observer
-    _set_cards(out, O_HAND, kernel.hand_of(st, me))
+    set_cards(out, O_HAND, kernel.hand_of(st, me))
     phase = kernel.phase(st)
     trick_no = kernel.trick_number(st)
     for r in range(4):
         p = (me + r) % 4
-        _set_cards(out, O_PLAYED + 36 * r, kernel.played_by(st, p))
+        set_cards(out, O_PLAYED + 36 * r, kernel.played_by(st, p))
         voids = kernel.voids_of(st, p)
         for s in range(4):
             if (voids >> s) & 1:
                 out[O_VOIDS + 4 * r + s] = 1.0
         if trick_no >= 1:
-            _set_cards(out, O_WEIS + 36 * r, kernel.weis_cards_of(st, p))
+            set_cards(out, O_WEIS + 36 * r, kernel.weis_cards_of(st, p))
     n = kernel.cards_in_trick(st)
     leader = kernel.leader(st)
     for i in range(n):
@@ -155,7 +157,7 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
     encode_observation(st, observer, rp, out)
     out[OBS_DIM:STATE_DIM] = 0.0
     for r in range(4):
-        _set_cards(out, O_HANDS_ALL + 36 * r, kernel.hand_of(st, (observer + r) % 4))
+        set_cards(out, O_HANDS_ALL + 36 * r, kernel.hand_of(st, (observer + r) % 4))
 
 
 @njit(cache=True)

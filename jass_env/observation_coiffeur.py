@@ -117,7 +117,7 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
     encode_observation(st, observer, rp, out)
     out[OBS_DIM:STATE_DIM] = 0.0
     for r in range(4):
-        observation._set_cards(out, OBS_DIM + 36 * r, kernel.hand_of(st, (observer + r) % 4))
+        observation.set_cards(out, OBS_DIM + 36 * r, kernel.hand_of(st, (observer + r) % 4))
 
 
 def row_value_bounds(rules: Rules) -> tuple[float, float]:

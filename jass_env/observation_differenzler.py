@@ -59,7 +59,15 @@ from numba import njit
 
 from . import kernel
 from .kernel import N_SUITS, seat_after
-from .observation import _set_cards
+from .observation_alone import (
+    card_slice_starts,
+    encode_game,
+    encode_hands,
+    encode_table,
+    named_slice,
+    slice_table,
+    slices_by_name,
+)
 from .rules import RP_MATCH_ROUNDS, RP_PLAYERS, RP_PREDICTIONS_OPEN, RP_TRICKS
 from .spec import ROUND_POINTS, SPECS, GameSpec
 
@@ -96,10 +104,7 @@ _SLICE_MEANINGS: tuple[tuple[str, str], ...] = (
 def _offsets(n: int, t: int) -> tuple:
     """Start of every slice of :data:`_SLICE_MEANINGS` for ``n`` players and ``t`` tricks, then
     the observation's length."""
-    played = 36
-    trick = played + 36 * n
-    voids = trick + 36 * n
-    trump = voids + N_SUITS * n
+    _, played, trick, voids, trump = card_slice_starts(n)
     trump_card = trump + N_SUITS
     dealer = trump_card + 36
     phase = dealer + n
@@ -120,9 +125,7 @@ def _offsets(n: int, t: int) -> tuple:
 
 def obs_slices(spec: GameSpec) -> tuple[tuple[str, int, int, str], ...]:
     """(name, offset, length, meaning) of every slice for a Differenzler game, in order."""
-    starts = _offsets(spec.players, spec.tricks)
-    return tuple((name, starts[i], starts[i + 1] - starts[i], meaning)
-                 for i, (name, meaning) in enumerate(_SLICE_MEANINGS))
+    return slice_table(_offsets(spec.players, spec.tricks), _SLICE_MEANINGS)
 
 
 def obs_dim(spec: GameSpec) -> int:
@@ -136,7 +139,7 @@ def state_dim(spec: GameSpec) -> int:
 
 #: per game: the slice table, name -> slice, and the observation and state lengths
 OBS_SLICES = {g: obs_slices(SPECS[g]) for g in GAMES}
-SLICES = {g: {name: slice(off, off + k) for name, off, k, _ in OBS_SLICES[g]} for g in GAMES}
+SLICES = {g: slices_by_name(OBS_SLICES[g]) for g in GAMES}
 OBS_DIMS = {g: obs_dim(SPECS[g]) for g in GAMES}
 STATE_DIMS = {g: state_dim(SPECS[g]) for g in GAMES}
 
@@ -152,70 +155,42 @@ def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
-@njit(cache=True, inline="always")
-def _relative(player: int, me: int, n: int) -> int:
-    r = player - me
-    return r + n if r < 0 else r
-
-
 @njit(cache=True)
 def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """Write the observation of player ``observer`` into ``out`` (float32, at least obs_dim)."""
     n = rp[RP_PLAYERS]
     tricks = rp[RP_TRICKS]
-    (_, o_played, o_trick, o_voids, o_trump, o_trump_card, o_dealer, o_phase, o_my_pred, o_predicted,
-     o_preds, o_leader, o_trick_no, o_points, o_tricks_won, o_to_go, o_penalty, o_rounds,
-     end) = _offsets(n, tricks)
+    (_, _, _, _, o_trump, o_trump_card, o_dealer, o_phase, o_my_pred, o_predicted, o_preds, o_leader,
+     o_trick_no, o_points, o_tricks_won, o_to_go, o_penalty, o_rounds, end) = _offsets(n, tricks)
     out[:end] = 0.0
     me = observer
-    _set_cards(out, 0, kernel.hand_of(st, me))
-    phase = kernel.phase(st)
-    in_play = phase == kernel.PHASE_PLAY
+    encode_table(st, me, n, tricks, o_dealer, o_leader, o_trick_no, o_points, o_tricks_won, out)
     open_predictions = rp[RP_PREDICTIONS_OPEN] != 0
-    match = kernel.is_match(st)
-    rounds = rp[RP_MATCH_ROUNDS]
     for r in range(n):
-        p = seat_after(me, r, n)
-        _set_cards(out, o_played + 36 * r, kernel.played_by(st, p))
-        v = kernel.voids_of(st, p)
-        for s in range(N_SUITS):
-            if (v >> s) & 1:
-                out[o_voids + N_SUITS * r + s] = 1.0
-        pred = kernel.prediction_of(st, p)
+        pred = kernel.prediction_of(st, seat_after(me, r, n))
         if pred >= 0:
             out[o_predicted + r] = 1.0
             if r == 0 or open_predictions:
                 out[o_preds + r] = pred / ROUND_POINTS
-        out[o_points + r] = kernel.points_of(st, p) / ROUND_POINTS
-        out[o_tricks_won + r] = kernel.tricks_won_by(st, p) / tricks
-        if match:
-            x = kernel.match_score_of(st, p) / (ROUND_POINTS * rounds)
-            out[o_penalty + r] = min(max(x, GAME_PENALTY_LOW), GAME_PENALTY_HIGH)
-    leader = kernel.leader(st)
-    for i in range(kernel.cards_in_trick(st)):
-        r = _relative(seat_after(leader, i, n), me, n)
-        out[o_trick + 36 * r + kernel.trick_card(st, i)] = 1.0
     trump = kernel.contract(st)
     if trump >= 0:
         out[o_trump + trump] = 1.0
     card = kernel.trump_card(st)
     if card >= 0:
         out[o_trump_card + card] = 1.0
-    out[o_dealer + _relative(kernel.dealer(st), me, n)] = 1.0
     mine = kernel.prediction_of(st, me)
     if mine >= 0:
         out[o_my_pred] = mine / ROUND_POINTS
+    phase = kernel.phase(st)
     if phase == kernel.PHASE_PREDICT:
         out[o_phase] = 1.0
-    elif in_play:
+    elif phase == kernel.PHASE_PLAY:
         out[o_phase + 1] = 1.0
-        out[o_leader + _relative(leader, me, n)] = 1.0
-        out[o_trick_no + kernel.trick_number(st)] = 1.0
         pts = kernel.points_of(st, me)
         out[o_to_go] = max(mine - pts, 0) / ROUND_POINTS
         out[o_to_go + 1] = max(pts - mine, 0) / ROUND_POINTS
-    if match:
-        out[o_rounds] = max(rounds - kernel.rounds_done(st), 0) / rounds
+    encode_game(st, me, n, rp[RP_MATCH_ROUNDS], ROUND_POINTS, GAME_PENALTY_LOW, GAME_PENALTY_HIGH, o_penalty,
+                o_rounds, out)
 
 
 @njit(cache=True)
@@ -225,22 +200,18 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
     encode_observation(st, observer, rp, out)
     n = rp[RP_PLAYERS]
     base = _offsets(n, rp[RP_TRICKS])[-1]
-    out[base:base + 37 * n] = 0.0
+    encode_hands(st, observer, n, base, out)
+    predictions = base + 36 * n
+    out[predictions:predictions + n] = 0.0
     for r in range(n):
-        p = seat_after(observer, r, n)
-        _set_cards(out, base + 36 * r, kernel.hand_of(st, p))
-        pred = kernel.prediction_of(st, p)
+        pred = kernel.prediction_of(st, seat_after(observer, r, n))
         if pred >= 0:
-            out[base + 36 * n + r] = pred / ROUND_POINTS
+            out[predictions + r] = pred / ROUND_POINTS
 
 
 def observation_slice(obs: np.ndarray, game: str, name: str) -> np.ndarray:
     """View of one named slice of a Differenzler observation (or batch, last axis)."""
-    if game not in SLICES:
-        raise KeyError(f"unknown Differenzler game {game!r}; games: {', '.join(SLICES)}")
-    if name not in SLICES[game]:
-        raise KeyError(f"unknown observation slice {name!r}; slices: {', '.join(SLICES[game])}")
-    return obs[..., SLICES[game][name]]
+    return named_slice(obs, SLICES, game, name, "unknown Differenzler game")
 
 
 __all__ = ["OBS_VERSION", "OBS_SLICES", "SLICES", "OBS_DIMS", "STATE_DIMS", "GAMES", "obs_slices",

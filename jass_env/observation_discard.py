@@ -51,8 +51,17 @@ from numba import njit
 
 from . import first_discard, kernel
 from .kernel import N_SUITS, seat_after
-from .observation import _set_cards
-from .observation_differenzler import _relative
+from .observation import set_cards
+from .observation_alone import (
+    card_slice_starts,
+    encode_game,
+    encode_hands,
+    encode_table,
+    named_slice,
+    relative,
+    slice_table,
+    slices_by_name,
+)
 from .rules import RP_KIND, RP_MATCH_ROUNDS, RP_PLAYERS, RP_TRICKS
 from .spec import KIND_MITTLERE, KIND_MOLOTOW, ROUND_POINTS, SPECS, GameSpec
 
@@ -92,10 +101,7 @@ _SLICE_MEANINGS: tuple[tuple[str, str], ...] = (
 def _offsets(n: int, t: int) -> tuple:
     """Start of every slice of :data:`_SLICE_MEANINGS` for ``n`` players and ``t`` tricks, then
     the observation's length."""
-    played = 36
-    trick = played + 36 * n
-    voids = trick + 36 * n
-    trump = voids + N_SUITS * n
+    _, played, trick, voids, trump = card_slice_starts(n)
     fixer = trump + N_SUITS
     fix_trick = fixer + n
     fix_pos = fix_trick + t
@@ -118,9 +124,7 @@ def _offsets(n: int, t: int) -> tuple:
 
 def obs_slices(spec: GameSpec) -> tuple[tuple[str, int, int, str], ...]:
     """(name, offset, length, meaning) of every slice for Mittlere or Molotow, in order."""
-    starts = _offsets(spec.players, spec.tricks)
-    return tuple((name, starts[i], starts[i + 1] - starts[i], meaning)
-                 for i, (name, meaning) in enumerate(_SLICE_MEANINGS))
+    return slice_table(_offsets(spec.players, spec.tricks), _SLICE_MEANINGS)
 
 
 def obs_dim(spec: GameSpec) -> int:
@@ -133,7 +137,7 @@ def state_dim(spec: GameSpec) -> int:
 
 
 OBS_SLICES = {g: obs_slices(SPECS[g]) for g in GAMES}
-SLICES = {g: {name: slice(off, off + k) for name, off, k, _ in OBS_SLICES[g]} for g in GAMES}
+SLICES = {g: slices_by_name(OBS_SLICES[g]) for g in GAMES}
 OBS_DIMS = {g: obs_dim(SPECS[g]) for g in GAMES}
 STATE_DIMS = {g: state_dim(SPECS[g]) for g in GAMES}
 
@@ -155,54 +159,33 @@ def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.nd
     """Write the observation of player ``observer`` into ``out`` (float32, at least obs_dim)."""
     n = rp[RP_PLAYERS]
     tricks = rp[RP_TRICKS]
-    (_, o_played, o_trick, o_voids, o_trump, o_fixer, o_fix_trick, o_fix_pos, o_dealer, o_leader,
-     o_trick_no, o_points, o_tricks_won, o_hand_weis, o_weis_cards, o_table_weis, o_stoeck, o_game,
-     o_rounds, end) = _offsets(n, tricks)
+    (_, _, _, _, o_trump, o_fixer, o_fix_trick, o_fix_pos, o_dealer, o_leader, o_trick_no, o_points,
+     o_tricks_won, o_hand_weis, o_weis_cards, o_table_weis, o_stoeck, o_game, o_rounds,
+     end) = _offsets(n, tricks)
     out[:end] = 0.0
     me = observer
-    _set_cards(out, 0, kernel.hand_of(st, me))
+    encode_table(st, me, n, tricks, o_dealer, o_leader, o_trick_no, o_points, o_tricks_won, out)
     molotow = rp[RP_KIND] == KIND_MOLOTOW
     weis_public = molotow and kernel.trick_number(st) >= 1
-    match = kernel.is_match(st)
-    rounds = rp[RP_MATCH_ROUNDS]
-    scale = ROUND_POINTS if molotow else MITTLERE_SCALE
     stoeck = kernel.stoeck_shown_by(st)
     for r in range(n):
         p = seat_after(me, r, n)
-        _set_cards(out, o_played + 36 * r, kernel.played_by(st, p))
-        v = kernel.voids_of(st, p)
-        for s in range(N_SUITS):
-            if (v >> s) & 1:
-                out[o_voids + N_SUITS * r + s] = 1.0
-        out[o_points + r] = kernel.points_of(st, p) / ROUND_POINTS
-        out[o_tricks_won + r] = kernel.tricks_won_by(st, p) / tricks
         if weis_public:
             out[o_hand_weis + r] = min(kernel.player_weis_of(st, p) / ROUND_POINTS, HAND_WEIS_HIGH)
-            _set_cards(out, o_weis_cards + 36 * r, kernel.weis_cards_of(st, p))
+            set_cards(out, o_weis_cards + 36 * r, kernel.weis_cards_of(st, p))
         if molotow:
             out[o_table_weis + r] = min(kernel.weis_points_of(st, p) / ROUND_POINTS, TABLE_WEIS_HIGH)
         if stoeck == p:
             out[o_stoeck + r] = 1.0
-        if match:
-            x = kernel.match_score_of(st, p) / (scale * rounds)
-            out[o_game + r] = min(max(x, GAME_SCORE_LOW), GAME_SCORE_HIGH)
-    leader = kernel.leader(st)
-    for i in range(kernel.cards_in_trick(st)):
-        r = _relative(seat_after(leader, i, n), me, n)
-        out[o_trick + 36 * r + kernel.trick_card(st, i)] = 1.0
     fixer = kernel.declarer(st)
     if fixer >= 0:
         out[o_trump + kernel.contract(st)] = 1.0
-        out[o_fixer + _relative(fixer, me, n)] = 1.0
+        out[o_fixer + relative(fixer, me, n)] = 1.0
         t, i = first_discard.fix_position(st, rp)
         out[o_fix_trick + t] = 1.0
         out[o_fix_pos + i] = 1.0
-    out[o_dealer + _relative(kernel.dealer(st), me, n)] = 1.0
-    if kernel.phase(st) == kernel.PHASE_PLAY:
-        out[o_leader + _relative(leader, me, n)] = 1.0
-        out[o_trick_no + kernel.trick_number(st)] = 1.0
-    if match:
-        out[o_rounds] = max(rounds - kernel.rounds_done(st), 0) / rounds
+    scale = ROUND_POINTS if molotow else MITTLERE_SCALE
+    encode_game(st, me, n, rp[RP_MATCH_ROUNDS], scale, GAME_SCORE_LOW, GAME_SCORE_HIGH, o_game, o_rounds, out)
 
 
 @njit(cache=True)
@@ -211,19 +194,12 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
     then every current hand by relative seat."""
     encode_observation(st, observer, rp, out)
     n = rp[RP_PLAYERS]
-    base = _offsets(n, rp[RP_TRICKS])[-1]
-    out[base:base + 36 * n] = 0.0
-    for r in range(n):
-        _set_cards(out, base + 36 * r, kernel.hand_of(st, seat_after(observer, r, n)))
+    encode_hands(st, observer, n, _offsets(n, rp[RP_TRICKS])[-1], out)
 
 
 def observation_slice(obs: np.ndarray, game: str, name: str) -> np.ndarray:
     """View of one named slice of a Mittlere or Molotow observation (or batch, last axis)."""
-    if game not in SLICES:
-        raise KeyError(f"unknown game {game!r} for this observation; games: {', '.join(SLICES)}")
-    if name not in SLICES[game]:
-        raise KeyError(f"unknown observation slice {name!r}; slices: {', '.join(SLICES[game])}")
-    return obs[..., SLICES[game][name]]
+    return named_slice(obs, SLICES, game, name, "unknown Mittlere or Molotow game")
 
 
 __all__ = ["OBS_VERSION", "OBS_SLICES", "SLICES", "OBS_DIMS", "STATE_DIMS", "GAMES", "obs_slices",

@@ -111,7 +111,7 @@ def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
     st[S_LEADER] = leader
     st[S_TO_MOVE] = leader
     if rp[RP_WEIS]:
-        _decide_weis(st, rp)
+        decide_weis(st, rp)
     if contract < 4 and rp[RP_STOECK] > 0:
         kq = KING_QUEEN[contract]
         for p in range(n_players(rp)):
@@ -120,7 +120,7 @@ def _choose_contract(st: np.ndarray, contract: int, rp: np.ndarray) -> None:
 
 
 @engine_inline
-def _decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
+def decide_weis(st: np.ndarray, rp: np.ndarray) -> None:
     """Compare the teams' best single Weis; the winner scores all Weis of all its players."""
     contract = st[S_CONTRACT]
     n = n_players(rp)

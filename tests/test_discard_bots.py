@@ -106,8 +106,9 @@ def test_seat_rotation_names_the_score_and_its_direction(game: str) -> None:
 
 
 def test_evaluate_command_line_for_molotow(tmp_path) -> None:
-    assert evaluate_main(["heuristic", "random", "--rules", "molotow", "--deals", "3", "--seed", "2",
-                          "--out", str(tmp_path)]) == 0
+    """Deals and one game (4 seat rotations of it): enough for every part of the report."""
+    assert evaluate_main(["heuristic", "random", "--rules", "molotow", "--deals", "3", "--matches", "1",
+                          "--seed", "2", "--out", str(tmp_path)]) == 0
     s = json.loads((tmp_path / "summary.json").read_text())
-    assert s["rules"]["preset"] == "molotow" and s["deals"] == 3
+    assert s["rules"]["preset"] == "molotow" and s["deals"] == 3 and s["games"] == 4
     assert "mean score per round" in (tmp_path / "summary.md").read_text()

@@ -442,7 +442,8 @@ def test_the_trainer_evaluates_against_batch_bots_and_agent_specs():
     a spec the agent registry cannot read is refused, naming what is allowed."""
     cfg = make_config({"eval_opponents": ["random", "pimc:worlds=10", "search:worlds=30"]})
     assert cfg.eval_opponents == ["random", "pimc:worlds=10", "search:worlds=30"]
-    with pytest.raises(ConfigError, match="'eval_opponents'.*allowed: a list of random, heuristic or agent specs"):
+    with pytest.raises(ConfigError, match="'eval_opponents'.*allowed: a list of random, heuristic or agent "
+                                          "specs"):
         make_config({"eval_opponents": ["pimc:wolds=10"]})
 
 
