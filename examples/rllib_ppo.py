@@ -31,13 +31,18 @@ Printed per iteration: team-0 mean return, per-seat mean returns (reward ``point
 round score - opponents') / 157; ``win``: +1/-1/0) and env steps/s (sampling and learning
 together, i.e. env steps sampled this iteration / wall time of the iteration).
 
-On a cluster every node needs this package and its dependencies (numba, gymnasium, pettingzoo) in
-the Python environment Ray's workers use, e.g. ``pip install torch==2.13.0 -e ".[rllib]"`` in the
-cluster image, or submit with the code shipped along::
+At the end of a run the checkpoint it wrote is reloaded and played greedily against ``random`` on
+``--eval-deals`` duplicate deals (:func:`agents.evaluate.evaluate_pair`); the points per hand with
+their 95 % interval are the strength figure (the self-play returns above stay near 0 by design).
 
-    ray job submit --address http://HEAD:8265 --working-dir . \\
-        --runtime-env-json '{"pip": ["numba>=0.59", "pettingzoo>=1.24"]}' -- \\
-        python examples/rllib_ppo.py --num-env-runners 32 --iterations 500 --checkpoint-dir /shared/jass
+On a Ray cluster (README, "RLlib (Ray): training beyond one machine", has the commands) every node
+that hosts env runners must import this package and its engine's dependencies (numba, gymnasium,
+pettingzoo): submit with ``ray job submit --working-dir .`` from the repository root, which ships
+the source to every node, or install the project on every node. Before building the algorithm the
+script checks each node (:func:`check_nodes_can_import`) and stops with the fix when one cannot.
+Run as a job, ``--checkpoint-dir`` must be absolute: a relative one would land in the job's
+temporary copy of the working dir. The driver hosts the learner and runs torch at
+``--torch-threads`` (default 1), as do the env runners.
 
 Reload a trained policy with :func:`load_shared_module` and pick actions with
 :func:`greedy_action`.
@@ -46,6 +51,7 @@ Reload a trained policy with :func:`load_shared_module` and pick actions with
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
@@ -68,15 +74,18 @@ try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
     from ray.tune.registry import register_env
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 except ImportError as exc:  # the optional extra is missing
     if __name__ == "__main__":
         sys.exit(f"error: {exc.name} is not installed; RLlib support is an optional extra: "
                  "pip install torch==2.13.0 -e '.[rllib]' (see README, section RLlib)")
     raise
 
+from agents.base import Agent, Observation
+from agents.evaluate import evaluate_pair
 from jass_env.aec import AGENTS, raw_env
 from jass_env.cards import N_ACTIONS
-from jass_env.rules import PRESETS
+from jass_env.rules import PRESETS, make_rules
 
 #: name under which the environment is registered with Ray (``config.environment(ENV_NAME)``)
 ENV_NAME = "jass_rllib_v0"
@@ -85,6 +94,14 @@ MODULE_ID = "shared"
 #: env-runner metric keys logged by :class:`TeamReturnCallback`
 TEAM_0_RETURN = "team_0_return"
 SEAT_RETURNS = tuple(f"seat_{i}_return" for i in range(4))
+#: what every node that hosts env runners must import: this project and its engine's dependencies
+RUNNER_IMPORTS = ("jass_env", "numba", "gymnasium", "pettingzoo")
+#: seconds to wait for each node's import check (a node may first unpack the job's working dir)
+NODE_CHECK_TIMEOUT_S = 120.0
+#: env steps of the longest Schieber round: a trump choice, maybe a push, 36 cards
+ROUND_STEPS = 38
+#: the opponent of the strength figure at the end of a run (an agent spec of agents.registry)
+EVAL_OPPONENT = "random"
 
 
 # ---------------------------------------------------------------------------------- environment
@@ -215,15 +232,102 @@ def build_config(*, rules: str = "schieber", reward: str = "points", episode: st
     )
 
 
+class ClusterSetupError(RuntimeError):
+    """The Ray cluster cannot run this script as set up; the message says what to change."""
+
+
+#: what to do when a cluster refuses the connection (Ray >= 2.52 token authentication)
+AUTH_HINT = ("if the cluster uses Ray's token authentication (RAY_AUTH_MODE=token on its nodes), "
+             "set RAY_AUTH_MODE=token here too, with the cluster's token in RAY_AUTH_TOKEN, in the file "
+             "RAY_AUTH_TOKEN_PATH names, or in ~/.ray/auth_token (`ray get-auth-token` on the head "
+             "prints it); Ray sends the token on its own only for --address auto")
+
+
 def init_ray(address: str | None, num_cpus: int | None = None) -> None:
     """Connect to the Ray cluster at ``address`` ("auto" or "HOST:PORT" / "ray://HOST:10001"), or
-    start a local Ray (``None`` or "local", ``num_cpus`` CPUs, no dashboard)."""
+    start a local Ray (``None`` or "local", ``num_cpus`` CPUs, no dashboard). Raises
+    ClusterSetupError, with the token-authentication settings to check, when the cluster cannot be
+    reached."""
     if ray.is_initialized():
         return
     if address in (None, "", "local"):
         ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    else:
+        return
+    try:
         ray.init(address=address, log_to_driver=False)
+    except (ConnectionError, ray.exceptions.AuthenticationError) as exc:
+        raise ClusterSetupError(f"cannot connect to the Ray cluster at {address!r} ({exc}); "
+                                f"{AUTH_HINT}") from None
+
+
+def _node_imports(modules: Sequence[str]) -> tuple[str, str, list[str]]:
+    """On one Ray node: (its IP, the Python that runs Ray's workers there, the names in
+    ``modules`` that Python cannot import). Needs nothing but the standard library and Ray, so it
+    runs where this project is missing."""
+    return (ray.util.get_node_ip_address(), sys.executable,
+            [m for m in modules if importlib.util.find_spec(m) is None])
+
+
+def check_nodes_can_import(modules: Sequence[str] = RUNNER_IMPORTS,
+                           timeout_s: float = NODE_CHECK_TIMEOUT_S) -> list[str]:
+    """Check that every alive node with a CPU (where env runners can go) imports ``modules``.
+
+    Runs one zero-CPU task pinned to each such node, in the job's runtime environment (with
+    ``ray job submit --working-dir .`` that includes the shipped source). Without this check a
+    node lacking the project fails inside RLlib with ``IndexError: list index out of range``.
+    Returns the IPs of the nodes checked; raises ClusterSetupError naming each node that cannot
+    import one of them and the two ways to fix it.
+    """
+    probe = ray.remote(num_cpus=0, max_retries=0)(_node_imports)
+    nodes = [n for n in ray.nodes() if n["Alive"] and n["Resources"].get("CPU", 0) >= 1]
+    refs = [(n["NodeManagerAddress"], probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(
+        n["NodeID"], soft=False)).remote(tuple(modules))) for n in nodes]
+    checked, problems = [], []
+    for ip, ref in refs:
+        try:
+            ip, python, missing = ray.get(ref, timeout=timeout_s)
+        except ray.exceptions.RayError as exc:
+            problems.append(f"node {ip}: the check failed: {str(exc).strip().splitlines()[-1]}")
+            continue
+        checked.append(ip)
+        if missing:
+            problems.append(f"node {ip} ({python}) cannot import {', '.join(missing)}")
+    if problems:
+        raise ClusterSetupError(
+            "; ".join(problems) + ". Every node that hosts env runners needs this project and its "
+            "dependencies: submit from the repository root with `ray job submit --working-dir . -- "
+            "python examples/rllib_ppo.py ...` (ships the source to every node; numba, gymnasium "
+            "and pettingzoo must be installed there, e.g. with --runtime-env-json '{\"pip\": "
+            "[\"numba>=0.59\", \"pettingzoo>=1.24\"]}'), or install the project on every node "
+            "(pip install torch==2.13.0 -e \".[rllib]\")")
+    return checked
+
+
+def checkpoint_folder(path: str | os.PathLike) -> Path:
+    """``path`` as an absolute folder on the driver. Raises ClusterSetupError for a relative path
+    in a job whose runtime environment has a ``working_dir`` (``ray job submit --working-dir``):
+    the job runs in Ray's temporary copy of that folder, where a checkpoint would be lost."""
+    if not Path(path).is_absolute() and ray.is_initialized():
+        working_dir = ray.get_runtime_context().runtime_env.get("working_dir")
+        if working_dir:
+            raise ClusterSetupError(
+                f"{str(path)!r} is a relative path, and this job runs in Ray's temporary copy of its "
+                f"working dir ({os.getcwd()}), which Ray deletes; give --checkpoint-dir and "
+                f"--restore as absolute paths on the node that runs the driver (the head for ray "
+                f"job submit), or on storage every node shares")
+    return Path(path).resolve()
+
+
+def set_torch_threads(algo: Any, threads: int) -> list[int]:
+    """Run torch at ``threads`` intra-op threads in this process (the driver, which hosts the
+    learner) and in every remote env runner; returns the thread counts then in force, driver
+    first. More threads than cores starve the env runners (2 driver threads on a busy 2-core
+    node: ~100 env steps/s instead of ~1,000)."""
+    def apply(_runner: Any = None) -> int:
+        torch.set_num_threads(threads)
+        return torch.get_num_threads()
+
+    return [apply(), *algo.env_runner_group.foreach_env_runner(apply, local_env_runner=False)]
 
 
 # ---------------------------------------------------------------------------------- results
@@ -266,6 +370,39 @@ def greedy_action(module: RLModule, obs: dict[str, np.ndarray]) -> int:
     return int(torch.argmax(logits[0]).item())
 
 
+class RLlibPolicyAgent(Agent):
+    """An :class:`agents.base.Agent` that plays :func:`greedy_action` of a trained shared module, for
+    :mod:`agents.evaluate` (its observation ``{"observation", "action_mask"}`` is encoded as the
+    env's; only the key names and the mask's dtype differ)."""
+
+    def __init__(self, module: RLModule, name: str = "rllib-ppo") -> None:
+        super().__init__()
+        self.module = module
+        self.name = name
+
+    def act(self, obs: Observation) -> int:
+        return greedy_action(self.module, {
+            "observations": np.asarray(obs["observation"], dtype=np.float32),
+            "action_mask": np.asarray(obs["action_mask"], dtype=np.float32)})
+
+
+def evaluate_vs_random(module: RLModule, rules: str, deals: int, seed: int = 0) -> dict[str, Any]:
+    """Duplicate evaluation (:func:`agents.evaluate.evaluate_pair`) of ``module`` (greedy, both
+    seats of its team) against :data:`EVAL_OPPONENT` on ``deals`` deals of deal set ``seed``;
+    returns the evaluation summary (``points_per_hand``, ``ci95``, ``share_of_deals_won``, ...)."""
+    return evaluate_pair(RLlibPolicyAgent(module), EVAL_OPPONENT, rules=rules, deals=deals,
+                         seed=seed).summary
+
+
+def strength_line(summary: dict[str, Any]) -> str:
+    """One line: points per hand against the opponent with the 95 % interval."""
+    low, high = summary["ci95"]
+    return (f"strength: {summary['points_per_hand']:+.1f} points per hand [{low:+.1f}, {high:+.1f}] "
+            f"(95 % CI) vs {summary['agents']['B']} on {summary['deals']} duplicate deals (deal set "
+            f"{summary['seed']}); deals won {summary['share_of_deals_won']:.3f}, evaluated in "
+            f"{summary['elapsed_seconds']:.0f} s")
+
+
 # ---------------------------------------------------------------------------------- CLI
 def _positive(text: str) -> int:
     value = int(text)
@@ -285,6 +422,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--iterations", type=_positive, default=10, help="training iterations")
+    p.add_argument("--max-minutes", type=float, default=0.0,
+                   help="stop after the iteration that passes this much training time (0: no limit)")
     p.add_argument("--num-env-runners", type=_non_negative, default=2,
                    help="parallel sampling workers (1 CPU each); 0 samples in the driver process")
     p.add_argument("--address", default=os.environ.get("RAY_ADDRESS") or "local",
@@ -307,7 +446,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--num-epochs", type=_positive, default=4)
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--torch-threads", type=_positive, default=1,
+                   help="torch threads of the driver (which hosts the learner) and of each env runner")
+    p.add_argument("--eval-deals", type=_non_negative, default=200,
+                   help=f"duplicate deals of the strength figure vs {EVAL_OPPONENT} at the end (0: none)")
+    p.add_argument("--eval-seed", type=_non_negative, default=0, help="deal set of that evaluation")
     args = p.parse_args(argv)
+    if args.max_minutes < 0:
+        p.error(f"--max-minutes must be >= 0, got {args.max_minutes}")
+    if args.eval_deals == 1:
+        p.error("--eval-deals must be 0 (no evaluation) or >= 2 (an interval needs two deals)")
+    if args.eval_deals and make_rules(args.rules).spec.team_mode != "pairs":
+        p.error(f"--rules {args.rules}: the duplicate evaluation is for the team games "
+                f"({', '.join(r for r in sorted(PRESETS) if make_rules(r).spec.team_mode == 'pairs')}); "
+                f"pass --eval-deals 0")
     if args.minibatch_size > args.train_batch_size:
         p.error(f"--minibatch-size ({args.minibatch_size}) must not exceed --train-batch-size "
                 f"({args.train_batch_size})")
@@ -320,10 +472,19 @@ def _fmt(x: float) -> str:
     return "   nan" if np.isnan(x) else f"{x:+.3f}"
 
 
-def train(args: argparse.Namespace) -> tuple[Path, list[dict[str, float]]]:
+def train(args: argparse.Namespace) -> tuple[Path, list[dict[str, float]], dict[str, Any] | None]:
     """Run the training loop of the CLI (starts or joins Ray, leaves it running); returns the
-    checkpoint folder and the :func:`summarize` of every iteration."""
+    checkpoint folder, the :func:`summarize` of every iteration and the summary of the evaluation
+    against :data:`EVAL_OPPONENT` of the checkpoint written (None with ``--eval-deals 0``).
+    Raises ClusterSetupError when the cluster cannot run it (see :func:`check_nodes_can_import`)."""
+    torch.set_num_threads(args.torch_threads)
     init_ray(args.address, args.num_cpus)
+    ckpt = checkpoint_folder(args.checkpoint_dir)
+    restore = checkpoint_folder(args.restore) if args.restore else None
+    if args.num_env_runners:
+        nodes = check_nodes_can_import()
+        print(f"Ray nodes that can host env runners, each imports {', '.join(RUNNER_IMPORTS)}: "
+              f"{', '.join(nodes)}", flush=True)
     config = build_config(rules=args.rules, reward=args.reward, episode=args.episode,
                           num_env_runners=args.num_env_runners,
                           num_envs_per_env_runner=args.num_envs_per_runner,
@@ -331,11 +492,19 @@ def train(args: argparse.Namespace) -> tuple[Path, list[dict[str, float]]]:
                           minibatch_size=args.minibatch_size, num_epochs=args.num_epochs, lr=args.lr,
                           seed=args.seed)
     algo = config.build_algo()
-    if args.restore:
-        algo.restore_from_path(os.path.abspath(args.restore))
-    ckpt = Path(args.checkpoint_dir).resolve()
-    print(f"Ray: {args.address}, {args.num_env_runners} env runner(s); rules {args.rules}, reward "
-          f"{args.reward}; checkpoint {ckpt}", flush=True)
+    if restore:
+        algo.restore_from_path(str(restore))
+        print(f"restored {restore}", flush=True)
+    threads = set_torch_threads(algo, args.torch_threads)
+    games = max(args.num_env_runners, 1) * args.num_envs_per_runner
+    print(f"Ray: {args.address}, {args.num_env_runners} env runner(s) x {args.num_envs_per_runner} "
+          f"games, {config.rollout_fragment_length} steps per game and sample; torch threads: driver "
+          f"{threads[0]}, env runners {threads[1:]}; rules {args.rules}, reward {args.reward}; "
+          f"checkpoint {ckpt}", flush=True)
+    if games * ROUND_STEPS > args.train_batch_size:
+        print(f"note: {games} games share {args.train_batch_size} steps per iteration, less than one "
+              f"round ({ROUND_STEPS} steps) each; --train-batch-size {games * ROUND_STEPS} or more "
+              f"gives every game a full round", flush=True)
     print("iter  team0_ret  seat0   seat1   seat2   seat3   env_steps  steps/s", flush=True)
     t0 = time.perf_counter()
     history = []
@@ -345,19 +514,29 @@ def train(args: argparse.Namespace) -> tuple[Path, list[dict[str, float]]]:
         seats = " ".join(_fmt(s[k]) for k in SEAT_RETURNS)
         print(f"{it:4d}  {_fmt(s[TEAM_0_RETURN]):>9}  {seats}  {int(s['env_steps']):9d}  "
               f"{s['env_steps_per_s']:7.0f}", flush=True)
+        if args.max_minutes and time.perf_counter() - t0 >= 60.0 * args.max_minutes:
+            print(f"stopping after iteration {it}: --max-minutes {args.max_minutes:g} reached", flush=True)
+            break
         if args.checkpoint_every and it % args.checkpoint_every == 0 and it < args.iterations:
             algo.save_to_path(str(ckpt))
     algo.save_to_path(str(ckpt))
-    print(f"done in {time.perf_counter() - t0:.0f} s; checkpoint: {ckpt} "
-          f"(policy module: {module_path(ckpt)})", flush=True)
+    print(f"done in {time.perf_counter() - t0:.0f} s; wrote the checkpoint to {ckpt} on node "
+          f"{ray.util.get_node_ip_address()} (policy module: {module_path(ckpt)})", flush=True)
     algo.stop()
-    return ckpt, history
+    strength = None
+    if args.eval_deals:
+        strength = evaluate_vs_random(load_shared_module(ckpt), args.rules, args.eval_deals,
+                                      args.eval_seed)
+        print(strength_line(strength), flush=True)
+    return ckpt, history, strength
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     try:
         train(args)
+    except ClusterSetupError as exc:
+        sys.exit(f"error: {exc}")
     finally:
         if ray.is_initialized():
             ray.shutdown()

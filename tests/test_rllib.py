@@ -1,4 +1,7 @@
-"""RLlib integration (examples/rllib_ppo.py): env wrapper, team metrics, training, checkpoint reload.
+"""RLlib integration (examples/rllib_ppo.py): env wrapper, team metrics, training, checkpoint reload,
+the strength figure against ``random``, and the README's two-node Ray cluster recipe (head and
+worker started with ``ray start`` on a loopback address, the job sent with ``ray job submit``,
+token authentication on).
 
 Skipped when the optional extra is missing (``pip install -e '.[rllib]'``); CI runs it in its
 own virtual environment through ``.ci/rllib`` (Ray pins its own gymnasium).
@@ -6,11 +9,23 @@ own virtual environment through ``.ci/rllib`` (Ray pins its own gymnasium).
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 pytest.importorskip("ray.rllib", reason="RLlib extra not installed (pip install -e '.[rllib]'; "
                                         "CI runs this file through .ci/rllib)")
+import psutil  # noqa: E402  (a dependency of Ray)
 import ray  # noqa: E402
 import torch  # noqa: E402
 
@@ -106,21 +121,45 @@ def test_load_shared_module_missing_checkpoint(tmp_path) -> None:
         rp.load_shared_module(tmp_path)
 
 
+#: the address every Ray process of these tests binds to: a loopback address other than 127.0.0.1,
+#: because Ray replaces 127.0.0.1 and localhost by the machine's network address
+#: (ray._private.services.resolve_ip_for_localhost)
+LOOPBACK = "127.0.0.2"
+
+
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address=LOOPBACK)
     yield
     ray.shutdown()
+
+
+def test_node_check_names_the_node_and_the_fix_when_a_module_is_missing(local_ray) -> None:
+    assert rp.check_nodes_can_import() == [LOOPBACK]
+    with pytest.raises(rp.ClusterSetupError) as err:
+        rp.check_nodes_can_import((*rp.RUNNER_IMPORTS, "jass_env_not_installed_here"))
+    message = str(err.value)
+    assert f"node {LOOPBACK} (" in message and "cannot import jass_env_not_installed_here" in message
+    assert "cannot import jass_env," not in message            # the installed ones are not named
+    assert "ray job submit --working-dir ." in message and "install the project on every node" in message
 
 
 def test_train_two_iterations_checkpoint_and_reload(local_ray, tmp_path, capsys) -> None:
     ckpt_dir = tmp_path / "ckpt"
     args = rp.parse_args(["--iterations", "2", "--num-env-runners", "0", "--train-batch-size", "200",
                           "--minibatch-size", "100", "--num-epochs", "1", "--seed", "3",
-                          "--checkpoint-dir", str(ckpt_dir), "--rules", "schieber", "--address", "local"])
-    ckpt, history = rp.train(args)
+                          "--checkpoint-dir", str(ckpt_dir), "--rules", "schieber", "--address", "local",
+                          "--eval-deals", "4"])
+    ckpt, history, strength = rp.train(args)
     out = capsys.readouterr().out
-    assert "team0_ret" in out and "checkpoint" in out
+    assert "team0_ret" in out and f"wrote the checkpoint to {ckpt_dir.resolve()}" in out
+    assert "torch threads: driver 1, env runners []" in out
+
+    # the strength figure: the checkpoint written, greedy, against random on duplicate deals
+    assert strength["agents"]["B"] == "random" and strength["deals"] == 4
+    low, high = strength["ci95"]
+    assert low <= strength["points_per_hand"] <= high
+    assert rp.strength_line(strength) in out
 
     # metrics: per-team / per-seat returns, not the all-seat sum (always 0 in a zero-sum game)
     assert len(history) == 2
@@ -164,3 +203,157 @@ def test_train_two_iterations_checkpoint_and_reload(local_ray, tmp_path, capsys)
         assert rp.summarize(algo.train())["env_steps"] >= 200
     finally:
         algo.stop()
+
+
+# ---------------------------------------------------------------------------------- two-node cluster
+ROOT = Path(__file__).resolve().parent.parent
+RAY = str(Path(sys.executable).with_name("ray"))
+#: seconds the cluster may take to come up, and one job to finish (engine cached, tiny batch)
+CLUSTER_START_TIMEOUT_S = 90
+JOB_TIMEOUT_S = 300
+#: the job of the test: one tiny PPO iteration, one env runner (on the worker node: the head has
+#: no CPU), a few evaluation deals
+TINY_RUN = ["--iterations", "1", "--num-env-runners", "1", "--num-envs-per-runner", "2",
+            "--train-batch-size", "200", "--minibatch-size", "100", "--num-epochs", "1", "--seed", "5",
+            "--eval-deals", "2"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+class TwoNodeCluster:
+    """A Ray head (no CPU: dashboard, job server, the driver) and a worker node (1 CPU) started with
+    ``ray start`` on :data:`LOOPBACK`, with token authentication (RAY_AUTH_MODE=token and a token
+    file of its own) in the environment of every command, as the README's recipe has it.
+    :meth:`stop` ends every process the two ``ray start`` commands started, by its id."""
+
+    def __init__(self, tmp: Path) -> None:
+        token = tmp / "auth_token"
+        token.write_text(secrets.token_hex(32))
+        self.env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(token),
+                    "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+        self.gcs, self.dashboard = f"{LOOPBACK}:{_free_port()}", f"http://{LOOPBACK}:{_free_port()}"
+        self.temp_dir = tmp / "ray"
+        self.nodes: list[subprocess.Popen] = []
+        common = ["--node-ip-address", LOOPBACK, "--object-store-memory", str(100 * 2**20),
+                  "--disable-usage-stats", "--block"]
+        self._start([RAY, "start", "--head", "--port", self.gcs.split(":")[1], "--num-cpus", "0",
+                     "--dashboard-host", LOOPBACK, "--dashboard-port", self.dashboard.rsplit(":", 1)[1],
+                     "--temp-dir", str(self.temp_dir), *common], tmp / "head.log")
+        self._wait_for_jobs_api()
+        self._start([RAY, "start", "--address", self.gcs, "--num-cpus", "1", *common], tmp / "worker.log")
+        self._wait_for_nodes(2)
+
+    def _start(self, argv: list[str], log: Path) -> None:
+        with open(log, "w") as f:
+            self.nodes.append(subprocess.Popen(argv, env=self.env, stdout=f, stderr=subprocess.STDOUT,
+                                               stdin=subprocess.DEVNULL, start_new_session=True))
+
+    def ray_cli(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+        return subprocess.run([RAY, *args], env=self.env, capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL, cwd=ROOT)
+
+    def _wait_for(self, what: str, ready) -> None:
+        deadline = time.monotonic() + CLUSTER_START_TIMEOUT_S
+        while not ready():
+            dead = [p.args[:3] for p in self.nodes if p.poll() is not None]
+            assert not dead, f"ray start exited: {dead}"
+            assert time.monotonic() < deadline, f"the cluster did not come up: {what}"
+            time.sleep(1)
+
+    def _wait_for_jobs_api(self) -> None:
+        self._wait_for("job server", lambda: self.ray_cli("job", "list", "--address",
+                                                           self.dashboard).returncode == 0)
+
+    def _wait_for_nodes(self, n: int) -> None:
+        def alive() -> bool:
+            out = self.ray_cli("list", "nodes", "--address", self.dashboard, "--format", "json")
+            return out.returncode == 0 and sum(x["state"] == "ALIVE" for x in json.loads(out.stdout)) >= n
+        self._wait_for(f"{n} nodes", alive)
+
+    def submit(self, *entrypoint: str, working_dir: Path | None = None) -> subprocess.CompletedProcess:
+        """``ray job submit`` (waits for the job; its output is the job's log)."""
+        shipped = ["--working-dir", str(working_dir)] if working_dir else []
+        return self.ray_cli("job", "submit", "--address", self.dashboard, *shipped, "--", *entrypoint,
+                            timeout=JOB_TIMEOUT_S)
+
+    def stop(self) -> None:
+        procs = []
+        for p in self.nodes:
+            try:
+                procs += [psutil.Process(p.pid), *psutil.Process(p.pid).children(recursive=True)]
+            except psutil.NoSuchProcess:
+                pass
+        for p in procs:
+            try:
+                p.terminate()
+            except psutil.NoSuchProcess:
+                pass
+        _, alive = psutil.wait_procs(procs, timeout=20)
+        for p in alive:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        psutil.wait_procs(alive, timeout=10)
+
+
+@pytest.fixture(scope="module")
+def two_node_cluster():
+    tmp = Path(tempfile.mkdtemp(prefix="jr", dir="/tmp"))     # short: Ray's socket paths are limited
+    cluster = None
+    try:
+        cluster = TwoNodeCluster(tmp)
+        yield cluster
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_two_node_cluster_trains_on_the_worker_node_checkpoints_and_restores(two_node_cluster,
+                                                                               tmp_path) -> None:
+    script = str(ROOT / "examples" / "rllib_ppo.py")
+    first, second = tmp_path / "first", tmp_path / "second"
+    job = two_node_cluster.submit("python", script, *TINY_RUN, "--checkpoint-dir", str(first))
+    assert job.returncode == 0, job.stdout[-3000:] + job.stderr[-3000:]
+    assert f"can host env runners, each imports jass_env, numba, gymnasium, pettingzoo: {LOOPBACK}\n" \
+        in job.stdout                                   # one node checked: the worker (the head has no CPU)
+    assert "1 env runner(s) x 2 games" in job.stdout
+    assert "torch threads: driver 1, env runners [1]" in job.stdout
+    assert f"wrote the checkpoint to {first}" in job.stdout and rp.module_path(first).is_dir()
+    assert "points per hand" in job.stdout and "vs random on 2 duplicate deals" in job.stdout
+
+    again = two_node_cluster.submit("python", script, *TINY_RUN, "--restore", str(first),
+                                    "--checkpoint-dir", str(second), "--eval-deals", "0")
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    assert f"restored {first}" in again.stdout and rp.module_path(second).is_dir()
+    def logits(module) -> torch.Tensor:    # a fresh batch each call: the module pops the mask from it
+        obs = {"observations": torch.zeros(1, OBS_DIM), "action_mask": torch.ones(1, N_ACTIONS)}
+        with torch.no_grad():
+            return module.forward_inference({"obs": obs})["action_dist_inputs"]
+
+    restored, trained_on = rp.load_shared_module(first), rp.load_shared_module(second)
+    assert torch.allclose(logits(restored), logits(rp.load_shared_module(first)))
+    assert not torch.allclose(logits(restored), logits(trained_on))   # restored, then trained on
+
+
+def test_a_job_with_a_working_dir_refuses_a_relative_checkpoint_dir(two_node_cluster) -> None:
+    job = two_node_cluster.submit("python", "examples/rllib_ppo.py", *TINY_RUN, "--checkpoint-dir",
+                                  "runs/rllib", working_dir=ROOT)
+    assert job.returncode != 0
+    assert "'runs/rllib' is a relative path, and this job runs in Ray's temporary copy" in job.stdout
+    assert "Traceback" not in job.stdout
+
+
+def test_a_driver_without_the_token_gets_the_authentication_hint(two_node_cluster) -> None:
+    env = {k: v for k, v in two_node_cluster.env.items() if not k.startswith("RAY_AUTH")}
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), "--address",
+                           two_node_cluster.gcs, *TINY_RUN], env=env, capture_output=True, text=True,
+                          timeout=JOB_TIMEOUT_S, stdin=subprocess.DEVNULL, cwd=ROOT)
+    assert proc.returncode == 1
+    assert f"error: cannot connect to the Ray cluster at '{two_node_cluster.gcs}'" in proc.stderr
+    assert "set RAY_AUTH_MODE=token here too" in proc.stderr
