@@ -40,7 +40,7 @@ def test_pettingzoo_api_seed_and_render(game):
     render_test(lambda render_mode=None: env(game=game, render_mode=render_mode))
 
 
-@pytest.mark.parametrize(("game", "make"), zip(GAMES, (mittlere_env, molotow_env, molotow3_env)))
+@pytest.mark.parametrize(("game", "make"), list(zip(GAMES, (mittlere_env, molotow_env, molotow3_env))))
 def test_spaces_and_names_follow_the_game(game, make):
     spec = SPECS[game]
     e = raw_env(game=game)
