@@ -38,6 +38,10 @@ class RulesMismatchWarning(UserWarning):
     """A policy plays under rules other than those it was trained for."""
 
 
+#: every switch at its default value (what a checkpoint that predates a switch was trained with)
+_SWITCH_DEFAULTS = Rules().switches()
+
+
 def game_layout(rules: str | Rules | None) -> dict[str, Any]:
     """This code's observation and action layout of the game of ``rules`` (None: Schieber)."""
     r = make_rules(rules)
@@ -104,7 +108,8 @@ def rules_difference(tf: dict[str, Any], rules: str | Rules) -> list[str] | None
             return None
         trained = preset.switches()
     playing = make_rules(rules).switches()
-    return [k for k in playing if trained.get(k) != playing[k]]
+    # a switch newer than the checkpoint was trained at its default value
+    return [k for k in playing if trained.get(k, _SWITCH_DEFAULTS.get(k)) != playing[k]]
 
 
 def warn_if_rules_differ(tf: dict[str, Any], rules: str | Rules, what: str) -> None:

@@ -11,7 +11,7 @@ import torch
 from agents.network import CHECKPOINT_FORMAT, CheckpointError, PolicyNet, load_policy, save_policy
 from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, main, write_random_checkpoint
 from agents.registry import make_agent
-from agents.trained_for import RulesMismatchWarning, trained_for
+from agents.trained_for import RulesMismatchWarning, rules_difference, trained_for
 from jass_env import Round
 from jass_env.observation import OBS_DIM, OBS_VERSION, encode_action_mask, encode_observation
 
@@ -225,3 +225,17 @@ def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weight
     agent = make_agent("policy", "differenzler")
     assert agent.checkpoint == str(shipped) and agent.trained_for["rules"] == "differenzler"
     assert make_agent("policy", "schieber").checkpoint == str(DEFAULT_CHECKPOINT)
+
+
+def test_a_switch_newer_than_the_checkpoint_counts_at_its_default():
+    """A checkpoint written before a switch existed was trained with that switch's default: no
+    mismatch is reported for it (the shipped Differenzler policy predates ``no_trump_hand``), while
+    a recorded switch that differs still is."""
+    tf = trained_for("differenzler")
+    del tf["switches"]["no_trump_hand"]
+    assert rules_difference(tf, "differenzler") == []
+    tf["switches"]["predictions"] = "open"
+    assert rules_difference(tf, "differenzler") == ["predictions"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RulesMismatchWarning)
+        make_agent("policy", "differenzler")
