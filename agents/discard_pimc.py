@@ -22,8 +22,8 @@ For a card decision with more than one legal card:
    wins; hand Weis and table Weis taken before are the same in every world and left out). Ties:
    the lowest card id.
 
-Sampling is deterministic given the agent's seed: each decision draws one 32-bit seed from
-``self.rng`` for the compiled xorshift generator.
+A given seed plays a given hand the same way (one 32-bit draw of ``self.rng`` seeds each
+decision's compiled generator).
 """
 
 from __future__ import annotations

@@ -153,7 +153,9 @@ def molotow_duck_position() -> np.ndarray:
     tricks_won = zeros.copy()
     tricks_won[1] = 7
     st = core.new_state()
-    core.set_play_position(st, hands, played, zeros, zeros, trick, 3, 1, 1, 0, 2, 3, 7, zeros, tricks_won, 0, rp)
+    clubs, fixer = 3, 2
+    core.set_play_position(st, hands, played, zeros, zeros, trick, 3, 1, 1, 0, fixer, clubs, 7, zeros,
+                           tricks_won, 0, rp)
     return st
 
 
