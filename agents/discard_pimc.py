@@ -15,8 +15,10 @@ For a card decision with more than one legal card:
    that gives every seat its observed points and tricks (after ``MAX_TRIES`` misses, the last one).
 3. **Evaluate** each legal card in every world: the world's state is built with
    :func:`jass_env.core.set_play_position` and :func:`jass_env.core.set_trick_plays` (I am
-   player 0), the card applied and the hand played out with random legal cards
-   (:func:`agents.worlds.play_out_random`); the engine scores the hand.
+   player 0), the card applied and the hand played out by everyone with random legal cards
+   (:func:`agents.worlds.play_out_random`; Mittlere) or, in Molotow by default, the compiled
+   avoidance play (:func:`avoid_card`: lowest lead, highest card that does not take the trick,
+   else the cheapest winner); the engine scores the hand.
 4. **Pick** the card with the best mean of the game's own objective for me: Mittlere my hand score
    (Striche − Nullen, :func:`jass_env.mittlere.hand_score`), Molotow minus my hand score (the lowest
    wins; hand Weis and table Weis taken before are the same in every world and left out). Ties:
@@ -35,15 +37,22 @@ from numba import njit
 
 from jass_env import core
 from jass_env.kernel import (
+    ALL_CARDS,
     MAX_TRICKS,
     OBENABE,
+    PHASE_PLAY,
     SUIT_MASK,
     card_points,
     card_strength,
+    cards_in_trick,
+    contract,
+    current_trick,
     lowest_bit,
     nth_bit,
+    phase,
     popcount,
     score_of,
+    trick_winner_position,
 )
 from jass_env.observation_discard import SLICES
 from jass_env.rules import Rules, make_rules
@@ -55,8 +64,9 @@ from .worlds import MAX_TRIES, deal_seat_view, next_rand, play_out_random
 
 STATE_SIZE = core.state_size()
 N_SUITS = 4
-#: the only rollout policy (the discard games' heuristics are Python: too slow inside a search)
-ROLLOUT = "random"
+#: play-out policies: random legal cards, or (Molotow only) the compiled avoidance play
+#: (:func:`avoid_card`; the discard games' own heuristics are Python, too slow inside a search)
+ROLLOUTS = ("random", "heuristic")
 #: objective sign per game kind: Mittlere's score counts up, Molotow's down (lowest wins)
 OBJECTIVE_SIGN = {KIND_MITTLERE: 1, KIND_MOLOTOW: -1}
 
@@ -206,10 +216,52 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
 
 
 @njit(cache=True)
-def pimc_scores(v: np.ndarray, rp: np.ndarray, n_worlds: int, sign: int, rng: np.ndarray,
+def avoid_card(st: np.ndarray, rp: np.ndarray) -> int:
+    """The avoidance play-out's card for the player to move: lead the lowest card (a side card
+    before a trump), follow with the highest card that does not take the trick (the most points
+    among equals; a discard while no trump is fixed takes it), else the winner worth the fewest
+    points."""
+    legal = core.legal_actions_mask(st, rp) & ALL_CARDS
+    trump = contract(st)
+    n = cards_in_trick(st)
+    best = -1
+    best_key = 0
+    if n == 0:
+        m = legal
+        while m:
+            c = lowest_bit(m)
+            m &= m - 1
+            key = -card_strength(c, c // 9, trump) - (100 if c // 9 == trump else 0)
+            if best < 0 or key > best_key:
+                best, best_key = c, key
+        return best
+    trick = current_trick(st)
+    lead = trick[0] // 9
+    top = card_strength(trick[trick_winner_position(trick, n, trump)], lead, trump)
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        takes = (trump == OBENABE and c // 9 != lead) or card_strength(c, lead, trump) > top
+        value = card_points(c, c // 9 if trump == OBENABE and c // 9 != lead else trump, rp)
+        key = (1000 * card_strength(c, lead, trump) + value) if not takes else (-100_000 - value)
+        if best < 0 or key > best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def play_out_avoiding(st: np.ndarray, rp: np.ndarray) -> None:
+    """Play the hand of ``st`` to its end, every player with :func:`avoid_card`."""
+    while phase(st) == PHASE_PLAY:
+        core.apply_action(st, avoid_card(st, rp), rp)
+
+
+@njit(cache=True)
+def pimc_scores(v: np.ndarray, rp: np.ndarray, n_worlds: int, sign: int, policy: int, rng: np.ndarray,
                 sums: np.ndarray) -> None:
     """Add, for ``n_worlds`` sampled worlds, ``sign`` × my hand score after each legal card and a
-    random play-out to ``sums[card]``."""
+    play-out (``policy`` 0 random, 1 avoiding) to ``sums[card]``."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     plays = np.zeros((MAX_TRICKS, MAX_PLAYERS), dtype=np.int64)
     winners = np.zeros(MAX_TRICKS, dtype=np.int64)
@@ -224,31 +276,39 @@ def pimc_scores(v: np.ndarray, rp: np.ndarray, n_worlds: int, sign: int, rng: np
             m &= m - 1
             st[:] = world
             core.apply_action(st, c, rp)
-            play_out_random(st, rp, rng)
+            if policy == 0:
+                play_out_random(st, rp, rng)
+            else:
+                play_out_avoiding(st, rp)
             sums[c] += sign * score_of(st, 0)
 
 
 class DiscardPIMC(Agent):
     """PIMC for Mittlere and Molotow (module docstring): ``worlds`` sampled worlds per decision,
-    random play-outs (``rollout`` must be "random"), scored by the game's own objective.
+    scored by the game's own objective; ``rollout`` "random" (Mittlere's only one) or, in Molotow,
+    "heuristic" (the avoidance play-out, :func:`avoid_card`; Molotow's default).
 
     ``time_limit`` (seconds per decision, None = none) stops adding worlds once exceeded (at least
     one world is always evaluated).
     """
 
-    def __init__(self, rules: str | Rules | None = "mittlere", worlds: int = 10, rollout: str = ROLLOUT,
+    def __init__(self, rules: str | Rules | None = "mittlere", worlds: int = 10, rollout: str | None = None,
                  time_limit: float | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
         self.rules = make_rules(rules)
-        if self.rules.spec.kind not in OBJECTIVE_SIGN:
+        kind = self.rules.spec.kind
+        if kind not in OBJECTIVE_SIGN:
             raise ValueError(f"DiscardPIMC plays {', '.join(SLICES)}, not {self.rules.game!r}")
         self.worlds = check_search_params(worlds, time_limit)
-        if rollout != ROLLOUT:
-            raise ValueError(f"{self.rules.game} PIMC plays out with random legal cards only "
-                             f"(rollout={ROLLOUT}), got rollout={rollout!r}")
+        allowed = ROLLOUTS if kind == KIND_MOLOTOW else ROLLOUTS[:1]
+        rollout = allowed[-1] if rollout is None else rollout
+        if rollout not in allowed:
+            raise ValueError(f"{self.rules.game} PIMC plays out with rollout={' or '.join(allowed)}, "
+                             f"got {rollout!r}")
         self.rp = self.rules.params
         self.sign = OBJECTIVE_SIGN[self.rules.spec.kind]
         self.rollout = rollout
+        self.policy = ROLLOUTS.index(rollout)
         self.time_limit = time_limit
         self.name = f"{self.rules.game}-pimc{self.worlds}"
         self.last_worlds = 0   # worlds evaluated in the last searched decision
@@ -262,11 +322,13 @@ class DiscardPIMC(Agent):
             return lowest_bit(legal)
         rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
         sums = np.zeros(36, dtype=np.int64)
-        self.last_worlds = search_worlds(lambda k: pimc_scores(v, self.rp, k, self.sign, rng, sums),
-                                         self.worlds, self.time_limit)
+        def step(k: int) -> None:
+            pimc_scores(v, self.rp, k, self.sign, self.policy, rng, sums)
+
+        self.last_worlds = search_worlds(step, self.worlds, self.time_limit)
         best = max((c for c in range(36) if legal >> c & 1), key=lambda c: sums[c])
         return checked_action(best, legal, self.name)
 
 
-__all__ = ["DiscardPIMC", "decode_view", "sample_world", "sample_history", "build_world", "pimc_scores",
-           "OBJECTIVE_SIGN"]
+__all__ = ["DiscardPIMC", "ROLLOUTS", "OBJECTIVE_SIGN", "avoid_card", "play_out_avoiding", "decode_view",
+           "sample_world", "sample_history", "build_world", "pimc_scores"]

@@ -134,16 +134,16 @@ def test_world_with_the_true_hands_plays_out_as_the_real_hand() -> None:
     assert [got.score[(p - 1) % 3] for p in range(3)] == list(real.score[:3])
 
 
-def molotow_duck_position() -> np.ndarray:
+def molotow_duck_position(mine: tuple[str, str] = ("HA", "H6")) -> np.ndarray:
     """Molotow, ♣ trump, trick 8 of 9: player 1 led ♥K, then ♥10 and ♥8; player 0, last, holds
-    ♥A and ♥6; the others hold one trump each (♣6 ♣7 ♣8). The ♥A takes 25 points (K 4 + 10 +
-    8 0 + A 11), the ♥6 ducks under the ♥K; either way the last trick goes to a trump."""
+    ``mine`` (♥A and ♥6); the others hold one trump each (♣6 ♣7 ♣8). The ♥A takes 25 points (K 4
+    + 10 + 8 0 + A 11), the ♥6 ducks under the ♥K; either way the last trick goes to a trump."""
     rp = make_rules("molotow").params
     n = kernel.MAX_PLAYERS
-    rest = [c for c in range(36) if not (mask(["HA", "H6", "HK", "H10", "H8", "C6", "C7", "C8"]) >> c) & 1]
+    rest = [c for c in range(36) if not (mask([*mine, "HK", "H10", "H8", "C6", "C7", "C8"]) >> c) & 1]
     hands = np.zeros(n, dtype=np.int64)
     played = np.zeros(n, dtype=np.int64)
-    for p, (hand, trick_card) in enumerate(((["HA", "H6"], None), (["C6"], "HK"), (["C7"], "H10"),
+    for p, (hand, trick_card) in enumerate(((list(mine), None), (["C6"], "HK"), (["C7"], "H10"),
                                             (["C8"], "H8"))):
         hands[p] = mask(hand)
         played[p] = sum(1 << c for c in rest[7 * p:7 * p + 7]) | (mask([trick_card]) if trick_card else 0)
@@ -159,19 +159,30 @@ def molotow_duck_position() -> np.ndarray:
     return st
 
 
-def test_molotow_pimc_ducks_the_trick_full_of_points() -> None:
+@pytest.mark.parametrize("rollout", dp.ROLLOUTS)
+def test_molotow_pimc_ducks_the_trick_full_of_points(rollout: str) -> None:
     """Lowest wins in Molotow: PIMC ducks with the ♥6 (the ♥A would add 25 points to its score)."""
     rules = make_rules("molotow")
     obs = observation(molotow_duck_position(), 0, rules)
     assert np.flatnonzero(obs["action_mask"]).tolist() == sorted([card_id("HA"), card_id("H6")])
-    assert dp.DiscardPIMC("molotow", worlds=3, seed=0).act(obs) == card_id("H6")
+    assert dp.DiscardPIMC("molotow", worlds=3, rollout=rollout, seed=0).act(obs) == card_id("H6")
+
+
+@pytest.mark.parametrize(("mine", "expected"), [(("HA", "H6"), "H6"), (("DA", "D6"), "DA"),
+                                                (("HA", "C9"), "HA")])
+def test_avoidance_play_out_ducks_dumps_points_and_wins_cheaply(mine, expected) -> None:
+    """The Molotow play-out on ♥K ♥10 ♥8 (♣ trump): with ♥A ♥6 the highest card that does not take
+    the trick, the ♥6; void in ♥ with ♦A ♦6 it dumps the ♦A (11 points; the trick is lost anyway);
+    with ♥A and ♣9 both take it: the ♥A, 11 points against the trump 9's 14."""
+    st = molotow_duck_position(mine)
+    assert dp.avoid_card(st, make_rules("molotow").params) == card_id(expected)
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
     ({"worlds": 0}, "worlds must be an integer >= 1"),
     ({"worlds": 2.5}, "worlds must be an integer >= 1"),
     ({"time_limit": -1}, "time_limit must be a positive number"),
-    ({"rollout": "heuristic"}, "random legal cards only"),
+    ({"rollout": "policy"}, "rollout=random or heuristic, got 'policy'"),
 ])
 def test_bad_parameters_are_named(kwargs, words) -> None:
     with pytest.raises(ValueError, match=words):
@@ -181,8 +192,10 @@ def test_bad_parameters_are_named(kwargs, words) -> None:
 def test_other_games_and_bad_specs_are_refused() -> None:
     with pytest.raises(ValueError, match="DiscardPIMC plays mittlere, molotow, molotow3, not 'schieber'"):
         dp.DiscardPIMC("schieber")
-    with pytest.raises(AgentSpecError, match="random legal cards only"):
+    with pytest.raises(AgentSpecError, match="mittlere PIMC plays out with rollout=random, got 'heuristic'"):
         make_agent("pimc:rollout=heuristic", "mittlere")
+    assert make_agent("pimc", "molotow3").rollout == "heuristic"
+    assert make_agent("pimc", "mittlere").rollout == "random"
     with pytest.raises(AgentSpecError, match="expected a positive integer"):
         make_agent("pimc:worlds=0", "molotow")
 
