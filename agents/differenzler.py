@@ -39,7 +39,6 @@ Sampling is deterministic given the agent's seed: each decision draws one 32-bit
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 import numpy as np
@@ -100,6 +99,7 @@ from .differenzler_view import (
     prediction_action,
 )
 from .heuristic import possible_cards
+from .pimc import check_search_params, search_worlds
 from .worlds import deal_unseen
 
 STATE_SIZE = state_size()   # length of an engine state array
@@ -531,14 +531,10 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
                  rollout: str = "heuristic", time_limit: float | None = None,
                  seed: int | None = None) -> None:
         super().__init__(rules, seed)
-        if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
-            raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")
+        self.worlds = check_search_params(worlds, time_limit)
         if rollout != "heuristic":
             raise ValueError(f"Differenzler PIMC rolls out with the heuristic only (rollout=heuristic), "
                              f"got rollout={rollout!r}")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-        self.worlds = int(worlds)
         self.rollout = rollout
         self.time_limit = time_limit
         self.name = f"diff-pimc{self.worlds}"
@@ -546,18 +542,7 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
 
     def _search(self, step) -> None:
         """Call ``step(k)`` for batches of worlds until ``worlds`` are done or time is up."""
-        if self.time_limit is None:
-            step(self.worlds)
-            self.last_worlds = self.worlds
-            return
-        deadline = time.perf_counter() + self.time_limit
-        done = 0
-        while done < self.worlds:
-            step(1)
-            done += 1
-            if time.perf_counter() >= deadline:
-                break
-        self.last_worlds = done
+        self.last_worlds = search_worlds(step, self.worlds, self.time_limit)
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         v = self.decode(obs)

@@ -28,13 +28,13 @@ decision draws one 32-bit seed from ``self.rng`` for the compiled xorshift gener
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from numba import njit
 
 from jass_env import core, kernel
-from jass_env.kernel import ALL_CARDS, PHASE_PLAY, legal_cards, popcount, possible_holding
+from jass_env.kernel import ALL_CARDS, PHASE_PLAY, popcount
 from jass_env.rules import Rules, make_rules
 
 from .base import Agent, checked_action
@@ -57,7 +57,7 @@ from .view import (
     V_WEIS,
     decode,
 )
-from .worlds import MAX_TRIES, deal_unseen, next_rand
+from .worlds import MAX_TRIES, deal_seat_view, play_out_random
 
 ROLLOUTS = ("heuristic", "random")
 #: length of an engine state array (the worlds' buffers)
@@ -71,22 +71,8 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
     ``hands`` (int64[4]) receives the four hands by relative seat (``hands[0]`` = my hand).
     Returns the number of restarts used; ``MAX_TRIES + 1`` means the voids had to be relaxed.
     """
-    contract = v[V_CONTRACT]
-    hand = v[V_HAND]
-    played = v[V_PLAYED] | v[V_PLAYED + 1] | v[V_PLAYED + 2] | v[V_PLAYED + 3]
-    unseen = ALL_CARDS & ~hand & ~played
-    known = np.zeros(4, dtype=np.int64)
-    need = np.zeros(4, dtype=np.int64)
-    allowed = np.zeros(4, dtype=np.int64)
-    free = unseen
-    for r in range(1, 4):
-        known[r] = v[V_WEIS + r] & unseen
-        free &= ~known[r]
-    for r in range(1, 4):
-        need[r] = 9 - popcount(v[V_PLAYED + r]) - popcount(known[r])
-        allowed[r] = possible_holding(v[V_VOIDS + r], contract, rp)
-    hands[0] = hand
-    return deal_unseen(free, known, need, allowed, 4, rng, hands)
+    return deal_seat_view(v[V_HAND], v[V_PLAYED:V_PLAYED + 4], v[V_VOIDS:V_VOIDS + 4], v[V_WEIS:V_WEIS + 4],
+                          4, 9, v[V_CONTRACT], rp, rng, hands)
 
 
 @njit(cache=True)
@@ -118,22 +104,19 @@ def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.n
 @njit(cache=True)
 def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known: np.ndarray) -> int:
     """Play the world ``st`` to the end (policy 0 heuristic, 1 random); return team 0 − team 1."""
+    if policy != 0:
+        play_out_random(st, rp, rng)
+        return kernel.score_of(st, 0) - kernel.score_of(st, 1)
     contract = kernel.contract(st)
     while kernel.phase(st) == PHASE_PLAY:
         p = kernel.to_move(st)
-        hand = kernel.hand_of(st, p)
-        n = kernel.cards_in_trick(st)
-        trick = kernel.current_trick(st)
-        if policy == 0:
-            played = (kernel.played_by(st, 0) | kernel.played_by(st, 1) | kernel.played_by(st, 2)
-                      | kernel.played_by(st, 3))
-            for q in range(4):
-                known[q] = kernel.weis_cards_of(st, q) & ~played if kernel.trick_number(st) >= 1 else 0
-            card = heuristic_card(hand, played, trick, n, p, kernel.leader(st), contract,
-                                  kernel.declarer(st), kernel.voids(st), known, rp, 0)
-        else:
-            legal = legal_cards(hand, trick, n, contract, rp)
-            card = core.nth_bit(legal, next_rand(rng, popcount(legal)))
+        played = (kernel.played_by(st, 0) | kernel.played_by(st, 1) | kernel.played_by(st, 2)
+                  | kernel.played_by(st, 3))
+        for q in range(4):
+            known[q] = kernel.weis_cards_of(st, q) & ~played if kernel.trick_number(st) >= 1 else 0
+        card = heuristic_card(kernel.hand_of(st, p), played, kernel.current_trick(st),
+                              kernel.cards_in_trick(st), p, kernel.leader(st), contract, kernel.declarer(st),
+                              kernel.voids(st), known, rp, 0)
         core.apply_action(st, card, rp)
     return kernel.score_of(st, 0) - kernel.score_of(st, 1)
 
@@ -173,6 +156,33 @@ def best_card(v: np.ndarray, sums: np.ndarray) -> int:
     return best
 
 
+def check_search_params(worlds: object, time_limit: object) -> int:
+    """The PIMC bots' shared parameters: ``worlds`` an integer >= 1 (returned as int),
+    ``time_limit`` seconds per decision > 0 or None; ValueError naming the bad one otherwise."""
+    if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
+        raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    return int(worlds)
+
+
+def search_worlds(step: Callable[[int], None], worlds: int, time_limit: float | None) -> int:
+    """Call ``step(k)`` (evaluate k more worlds) until ``worlds`` are done, or, with a
+    ``time_limit`` in seconds, one world at a time until it is exceeded (at least one world is
+    always evaluated). Returns the worlds evaluated."""
+    if time_limit is None:
+        step(worlds)
+        return worlds
+    deadline = time.perf_counter() + time_limit
+    done = 0
+    while done < worlds:
+        step(1)
+        done += 1
+        if time.perf_counter() >= deadline:
+            break
+    return done
+
+
 class PIMCAgent(Agent):
     """PIMC search: ``worlds`` sampled deals per decision, ``rollout`` "heuristic" or "random".
 
@@ -183,15 +193,11 @@ class PIMCAgent(Agent):
     def __init__(self, rules: str | Rules | None = None, worlds: int = 10, rollout: str = "heuristic",
                  time_limit: float | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
-        if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
-            raise ValueError(f"worlds must be an integer >= 1, got {worlds!r}")
+        self.worlds = check_search_params(worlds, time_limit)
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {rollout!r}; valid: {', '.join(ROLLOUTS)}")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
         self.rules = make_rules(rules)
         self.rp = self.rules.params
-        self.worlds = int(worlds)
         self.rollout = rollout
         self.policy = ROLLOUTS.index(rollout)
         self.time_limit = time_limit
@@ -207,19 +213,10 @@ class PIMCAgent(Agent):
             return checked_action(int(heuristic_action(v, self.rp)), legal, self.name)
         rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
         sums = np.zeros(36, dtype=np.int64)
-        if self.time_limit is None:
-            pimc_worlds(v, self.rp, self.worlds, self.policy, rng, sums)
-            self.last_worlds = self.worlds
-        else:
-            deadline = time.perf_counter() + self.time_limit
-            done = 0
-            while done < self.worlds:
-                pimc_worlds(v, self.rp, 1, self.policy, rng, sums)
-                done += 1
-                if time.perf_counter() >= deadline:
-                    break
-            self.last_worlds = done
+        self.last_worlds = search_worlds(lambda k: pimc_worlds(v, self.rp, k, self.policy, rng, sums),
+                                         self.worlds, self.time_limit)
         return checked_action(int(best_card(v, sums)), legal, self.name)
 
 
-__all__ = ["PIMCAgent", "MAX_TRIES", "sample_world", "build_world_state", "rollout", "pimc_worlds"]
+__all__ = ["PIMCAgent", "MAX_TRIES", "check_search_params", "search_worlds", "sample_world",
+           "build_world_state", "rollout", "pimc_worlds"]

@@ -14,8 +14,9 @@ heuristic  seed                                              agents.heuristic.He
                                                              DifferenzlerHeuristic; Mittlere,
                                                              Molotow: agents.discard_bots)
 pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAgent (Differenzler:
-           random (Differenzler: heuristic), time_limit      agents.differenzler.DifferenzlerPIMC)
-           (seconds per decision), seed
+           random (Differenzler: heuristic; Mittlere,        agents.differenzler.DifferenzlerPIMC;
+           Molotow: random), time_limit (seconds per         Mittlere, Molotow: agents.discard_pimc.
+           decision), seed                                   DiscardPIMC)
 policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
            or random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
@@ -108,6 +109,7 @@ def _COIFFEUR(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a
 _DISCARD_HEURISTICS = {"mittlere": ("agents.discard_bots", "MittlereHeuristic"),
                        "molotow": ("agents.discard_bots", "MolotowHeuristic"),
                        "molotow3": ("agents.discard_bots", "MolotowHeuristic")}
+_DISCARD_PIMC = {g: ("agents.discard_pimc", "DiscardPIMC") for g in ("mittlere", "molotow", "molotow3")}
 # --- end Mittlere and Molotow
 
 AGENTS: dict[str, AgentType] = {
@@ -123,7 +125,7 @@ AGENTS: dict[str, AgentType] = {
     "pimc": AgentType("agents.pimc", "PIMCAgent",
                       {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
                       True, "Perfect Information Monte Carlo search",
-                      by_game=_DIFFERENZLER("DifferenzlerPIMC")),
+                      by_game={**_DIFFERENZLER("DifferenzlerPIMC"), **_DISCARD_PIMC}),
     "policy": AgentType("agents.policy", "PolicyAgent",
                         {"checkpoint": str, "greedy": _bool, "seed": int}, False,
                         "a trained policy checkpoint (default: agents/checkpoints/default.pt)",

@@ -7,7 +7,8 @@ cards as it still holds and only cards it may hold. Cards are placed most constr
 a random order among equals), each to a random allowed seat weighted by its free slots; a dead end
 restarts, and after ``MAX_TRIES`` restarts the allowed sets are dropped (an inconsistent view
 then still gives a full deal). The game-specific part, which cards a seat may hold, stays with
-each bot (:mod:`agents.pimc`, :mod:`agents.differenzler`).
+each bot (:mod:`agents.pimc`, :mod:`agents.differenzler`); :func:`deal_seat_view` is the common case
+(shown voids and public Weis cards), :func:`play_out_random` the random rollout of any game.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from jass_env.kernel import lowest_bit, popcount, xorshift32
+from jass_env import core
+from jass_env.kernel import (
+    ALL_CARDS,
+    PHASE_PLAY,
+    lowest_bit,
+    nth_bit,
+    phase,
+    popcount,
+    possible_holding,
+    xorshift32,
+)
 
 #: restarts before the allowed sets are dropped
 MAX_TRIES = 50
@@ -101,4 +112,42 @@ def deal_unseen(free: int, fixed: np.ndarray, need: np.ndarray, allowed: np.ndar
         tries += 1
 
 
-__all__ = ["MAX_TRIES", "next_rand", "deal_unseen"]
+@njit(cache=True)
+def deal_seat_view(hand: int, played: np.ndarray, voids: np.ndarray, public: np.ndarray, n: int,
+                   tricks: int, contract: int, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> int:
+    """Deal the cards a seat has not seen to relative seats 1..n-1 into ``hands`` (``hands[0]`` =
+    ``hand``, the seat's own cards, 36-bit mask).
+
+    Per relative seat r (arrays of length >= n): ``played[r]`` its cards played, ``voids[r]`` its
+    shown voids (bit s = suit s), ``public[r]`` its public cards (Weis shown; those not yet played
+    stay with it). Each seat gets ``tricks`` − its played cards in all, only cards its voids allow
+    under ``contract`` (:func:`jass_env.kernel.possible_holding`). Returns the restarts used
+    (:func:`deal_unseen`).
+    """
+    seen = hand
+    for r in range(n):
+        seen |= played[r]
+    unseen = ALL_CARDS & ~seen
+    known = np.zeros(n, dtype=np.int64)
+    need = np.zeros(n, dtype=np.int64)
+    allowed = np.zeros(n, dtype=np.int64)
+    free = unseen
+    for r in range(1, n):
+        known[r] = public[r] & unseen
+        free &= ~known[r]
+    for r in range(1, n):
+        need[r] = tricks - popcount(played[r]) - popcount(known[r])
+        allowed[r] = possible_holding(voids[r], contract, rp)
+    hands[0] = hand
+    return deal_unseen(free, known, need, allowed, n, rng, hands)
+
+
+@njit(cache=True)
+def play_out_random(st: np.ndarray, rp: np.ndarray, rng: np.ndarray) -> None:
+    """Play the round of ``st`` to its end with uniformly random legal cards drawn from ``rng``."""
+    while phase(st) == PHASE_PLAY:
+        legal = core.legal_actions_mask(st, rp) & ALL_CARDS
+        core.apply_action(st, nth_bit(legal, next_rand(rng, popcount(legal))), rp)
+
+
+__all__ = ["MAX_TRIES", "next_rand", "deal_unseen", "deal_seat_view", "play_out_random"]

@@ -692,3 +692,21 @@ def set_public_scores(st: np.ndarray, weis_cards: list[int], weis_team: int, wei
     reset_match(st, match_scores is not None)
     if match_scores is not None:
         set_match_scores(st, list(match_scores), rp)
+
+
+# ---- Mittlere and Molotow search worlds (issue 17): the plays record of a built position
+@engine_jit
+def set_trick_plays(st: np.ndarray, t: int, cards: np.ndarray, n_cards: int, winner: int,
+                    rp: np.ndarray) -> None:
+    """Record trick ``t``'s first ``n_cards`` cards (leader first) in the plays of a state built
+    by :func:`set_play_position`; ``winner`` >= 0 marks it finished, won by that player, with its
+    points under the state's contract. The first-discard games read this record: fixing trump
+    recounts the finished tricks, Molotow's table Weis looks at the trick's cards."""
+    n = n_players(rp)
+    points = 0
+    for i in range(n_cards):
+        st[S_PLAYS + n * t + i] = cards[i]
+        points += rp[RP_VALUES + 36 * st[S_CONTRACT] + cards[i]]
+    if winner >= 0:
+        st[S_TRICK_WINNER + t] = winner
+        st[S_TRICK_POINTS + t] = points
