@@ -109,7 +109,7 @@ def _run(name: str, fn: Callable[..., Result], budget: dict[str, Any], stated: b
         print(f"{name}: not installed ({e})", flush=True)
         return None
     lo, hi = r["ci95"]
-    (train_wall, train_cpu), (eval_wall, eval_cpu) = r["train"], r["eval"]
+    (train_wall, train_cpu), (eval_wall, _) = r["train"], r["eval"]
     print(f"{name}: {r['points_per_hand']:+.1f} points per hand vs {OPPONENT} [{lo:+.1f}, {hi:+.1f}] "
           f"on {deals} duplicate deals (set {eval_seed}); {r['steps']:,} steps in {train_wall:.0f} s "
           f"({train_cpu:.0f} s CPU), evaluation {eval_wall:.0f} s; budget "
@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: need --deals >= 2 (an interval needs two deals) and --eval-seed >= 0; "
               f"got {args.deals}, {args.eval_seed}", file=sys.stderr)
         return 2
-    for flag, value in (("--sb3-timesteps", args.sb3_timesteps), ("--tianshou-timesteps", args.tianshou_timesteps)):
+    for flag, value in (("--sb3-timesteps", args.sb3_timesteps),
+                        ("--tianshou-timesteps", args.tianshou_timesteps)):
         if value is not None and value < 1:
             print(f"error: {flag} must be >= 1, got {value}", file=sys.stderr)
             return 2
