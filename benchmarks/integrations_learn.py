@@ -53,7 +53,7 @@ SB3_BUDGET: dict[str, Any] = {
 }
 # decisions of all four seats; train's keywords
 TIANSHOU_BUDGET: dict[str, Any] = {
-    "timesteps": 2_000_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
+    "timesteps": 1_500_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
     "batch_size": 1024, "repeat": 4, "hidden": (256, 256), "lr": 1e-3,
 }
 
