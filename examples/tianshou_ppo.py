@@ -264,6 +264,18 @@ class TianshouPolicyAgent(Agent):
         return int(self.rng.choice(p.size, p=p / p.sum()))
 
 
+def evaluate(actor: MaskedActor, opponents: Sequence[str], rules: str | Rules = "schieber", deals: int = 100,
+             seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Duplicate evaluation of the greedy shared policy (both seats of its team) against each bot spec:
+    ``{spec: {points_per_hand, ci95, round_win_rate, share_of_deals_won}}``."""
+    agent = TianshouPolicyAgent(actor, greedy=True)
+    out = {}
+    for spec in opponents:
+        s = evaluate_pair(agent, spec, rules=rules, deals=deals, seed=seed).summary
+        out[spec] = {k: s[k] for k in ("points_per_hand", "ci95", "round_win_rate", "share_of_deals_won")}
+    return out
+
+
 def save(path: Path, actor: MaskedActor, value_net: nn.Module, hidden: Sequence[int],
          meta: dict[str, Any]) -> None:
     """Write the actor and value network weights with their shapes (``torch.save``)."""
@@ -334,12 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
              {"seed": args.seed, "rules": rules.name, "reward": args.reward, "env_steps": out["env_steps"]})
         report["saved"] = str(args.save)
     if args.eval_deals:
-        agent = TianshouPolicyAgent(out["actor"], greedy=True)
-        report["evaluation"] = {}
-        for spec in ("random", "heuristic"):
-            s = evaluate_pair(agent, spec, rules=rules, deals=args.eval_deals, seed=args.seed).summary
-            report["evaluation"][spec] = {k: s[k] for k in ("points_per_hand", "ci95", "round_win_rate",
-                                                             "share_of_deals_won")}
+        report["evaluation"] = evaluate(out["actor"], ("random", "heuristic"), rules, deals=args.eval_deals,
+                                        seed=args.seed)
     print(json.dumps(report, indent=1))
     return 0
 
