@@ -728,6 +728,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _run_protocol(run, module, files: str, out: Path, fail, errors: tuple[type[BaseException], ...]) -> int:
+    """Run ``run()`` (an evaluation of ``module``: :mod:`agents.rotation` or
+    :mod:`agents.whole_games`), write its outputs to ``out`` and print its summary line; ``errors``
+    become a clear message, an interrupt writes nothing."""
+    try:
+        res = run()
+        module.write_outputs(out, res)
+    except (*errors, OSError) as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
+        return 130
+    print(module.summary_line(res.summary))
+    print(f"wrote {out / 'summary.json'}, summary.md, {files}")
+    return 0
+
+
 def _main_rotation(args: argparse.Namespace, rules: Rules, specs: Sequence[str], out: Path, fail) -> int:
     """The CLI for games where everyone plays alone: the seat-rotation evaluation."""
     from . import rotation  # noqa: PLC0415
@@ -735,18 +752,9 @@ def _main_rotation(args: argparse.Namespace, rules: Rules, specs: Sequence[str],
     if args.round_robin or args.workers != 1:
         return fail(f"{rules.game} is evaluated by seat rotation of two agents (A B); "
                     f"--round-robin and --workers are for team games")
-    try:
-        res = rotation.evaluate_rotation(specs[0], specs[1], rules, args.deals, args.seed, args.matches,
-                                         not args.quiet)
-        rotation.write_outputs(out, res)
-    except (rotation.RotationError, OSError) as e:
-        return fail(str(e))
-    except KeyboardInterrupt:
-        print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
-        return 130
-    print(rotation.summary_line(res.summary))
-    print(f"wrote {out / 'summary.json'}, summary.md, deals.csv")
-    return 0
+    return _run_protocol(lambda: rotation.evaluate_rotation(specs[0], specs[1], rules, args.deals, args.seed,
+                                                            args.matches, not args.quiet),
+                         rotation, "deals.csv", out, fail, (rotation.RotationError,))
 
 
 def _main_whole_games(args: argparse.Namespace, rules: Rules, specs: Sequence[str], out: Path, fail) -> int:
@@ -757,17 +765,9 @@ def _main_whole_games(args: argparse.Namespace, rules: Rules, specs: Sequence[st
         return fail(f"{rules.game} is evaluated by whole games of two agents (A B, --deals N deal "
                     f"sequences, each played twice); --round-robin, --workers and --matches are for "
                     f"games evaluated deal by deal")
-    try:
-        res = whole_games.evaluate_games(specs[0], specs[1], rules, args.deals, args.seed, not args.quiet)
-        whole_games.write_outputs(out, res)
-    except OSError as e:
-        return fail(str(e))
-    except KeyboardInterrupt:
-        print("\ninterrupted; nothing written for the unfinished evaluation", file=sys.stderr)
-        return 130
-    print(whole_games.summary_line(res.summary))
-    print(f"wrote {out / 'summary.json'}, summary.md, games.csv")
-    return 0
+    return _run_protocol(lambda: whole_games.evaluate_games(specs[0], specs[1], rules, args.deals, args.seed,
+                                                            not args.quiet),
+                         whole_games, "games.csv", out, fail, (ValueError,))
 
 
 if __name__ == "__main__":
