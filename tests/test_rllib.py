@@ -271,7 +271,13 @@ class TwoNodeCluster:
     def _wait_for_nodes(self, n: int) -> None:
         def alive() -> bool:
             out = self.ray_cli("list", "nodes", "--address", self.dashboard, "--format", "json")
-            return out.returncode == 0 and sum(x["state"] == "ALIVE" for x in json.loads(out.stdout)) >= n
+            if out.returncode != 0:
+                return False
+            try:     # before any node registered Ray prints "No resource in the cluster", not JSON
+                nodes = json.loads(out.stdout)
+            except json.JSONDecodeError:
+                return False
+            return sum(x["state"] == "ALIVE" for x in nodes) >= n
         self._wait_for(f"{n} nodes", alive)
 
     def submit(self, *entrypoint: str, working_dir: Path | None = None) -> subprocess.CompletedProcess:
