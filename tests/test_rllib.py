@@ -209,6 +209,8 @@ def test_train_two_iterations_checkpoint_and_reload(local_ray, tmp_path, capsys)
 ROOT = Path(__file__).resolve().parent.parent
 RAY = str(Path(sys.executable).with_name("ray"))
 #: seconds the cluster may take to come up, and one job to finish (engine cached, tiny batch)
+#: Ray's answer to a job submitted before any node's job agent registered ("try again later")
+NO_JOB_AGENT_YET = "No available agent to submit job"
 CLUSTER_START_TIMEOUT_S = 90
 JOB_TIMEOUT_S = 300
 #: the job of the test: one tiny PPO iteration, one env runner (on the worker node: the head has
@@ -240,11 +242,15 @@ class TwoNodeCluster:
         self.nodes: list[subprocess.Popen] = []
         common = ["--node-ip-address", LOOPBACK, "--object-store-memory", str(100 * 2**20),
                   "--disable-usage-stats", "--block"]
+        # each node's job agent on a port of its own: both nodes share one address, and a Ray left
+        # running by an earlier test may hold the default (52365)
         self._start([RAY, "start", "--head", "--port", self.gcs.split(":")[1], "--num-cpus", "0",
                      "--dashboard-host", LOOPBACK, "--dashboard-port", self.dashboard.rsplit(":", 1)[1],
+                     "--dashboard-agent-listen-port", str(_free_port()),
                      "--temp-dir", str(self.temp_dir), *common], tmp / "head.log")
         self._wait_for_jobs_api()
-        self._start([RAY, "start", "--address", self.gcs, "--num-cpus", "1", *common], tmp / "worker.log")
+        self._start([RAY, "start", "--address", self.gcs, "--num-cpus", "1",
+                     "--dashboard-agent-listen-port", str(_free_port()), *common], tmp / "worker.log")
         self._wait_for_nodes(2)
 
     def _start(self, argv: list[str], log: Path) -> None:
@@ -283,8 +289,15 @@ class TwoNodeCluster:
     def submit(self, *entrypoint: str, working_dir: Path | None = None) -> subprocess.CompletedProcess:
         """``ray job submit`` (waits for the job; its output is the job's log)."""
         shipped = ["--working-dir", str(working_dir)] if working_dir else []
-        return self.ray_cli("job", "submit", "--address", self.dashboard, *shipped, "--", *entrypoint,
-                            timeout=JOB_TIMEOUT_S)
+        deadline = time.monotonic() + CLUSTER_START_TIMEOUT_S
+        while True:
+            job = self.ray_cli("job", "submit", "--address", self.dashboard, *shipped, "--", *entrypoint,
+                               timeout=JOB_TIMEOUT_S)
+            # right after start-up the nodes' job agents may not be registered yet; Ray refuses the
+            # job with this message and asks to try again later
+            if NO_JOB_AGENT_YET not in job.stdout + job.stderr or time.monotonic() > deadline:
+                return job
+            time.sleep(2)
 
     def stop(self) -> None:
         procs = []
