@@ -111,7 +111,7 @@ def make_deal(set_seed: int, index: int) -> Deal:
     s = deal_seed(set_seed, index)
     st = core.new_state(seed_to_rng_state(s))
     schieber = SPECS["schieber"]
-    hands = np.zeros(2 * schieber.players, dtype=np.int64)        # hands, then the deal's scratch
+    hands = np.zeros(schieber.players, dtype=np.int64)
     deal(st, hands, schieber.players, schieber.hand_size)
     return Deal(index, s, index % 4, tuple(int(h) for h in hands[:schieber.players]))
 

@@ -194,7 +194,7 @@ def _bidding_position(rules: Rules, seat: int, hand: int, dealer: int, pushed: b
     core.reset_match(st, match_scores is not None)
     if match_scores is not None:
         core.set_match_scores(st, list(match_scores), rp)
-    hands = np.zeros(2 * kernel.MAX_PLAYERS, dtype=np.int64)
+    hands = np.zeros(kernel.MAX_PLAYERS, dtype=np.int64)
     hands[seat] = hand
     core.start_round(st, hands, dealer, rp)
     if pushed:
