@@ -312,7 +312,7 @@ def checkpoint_folder(path: str | os.PathLike) -> Path:
         if working_dir:
             raise ClusterSetupError(
                 f"{str(path)!r} is a relative path, and this job runs in Ray's temporary copy of its "
-                f"working dir ({os.getcwd()}), which Ray deletes; give --checkpoint-dir and "
+                f"working dir ({working_dir}), which Ray deletes; give --checkpoint-dir and "
                 f"--restore as absolute paths on the node that runs the driver (the head for ray "
                 f"job submit), or on storage every node shares")
     return Path(path).resolve()
