@@ -93,7 +93,7 @@ from agents.ppo import (
 from agents.trained_for import trained_for
 from jass_env.commands import shown_command
 from jass_env.encoding import obs_dim, state_dim
-from jass_env.rules import Rules
+from jass_env.rules import Rules, make_rules
 from jass_env.vector import VectorJassEnv
 
 SELF, SNAPSHOT, RANDOM, HEURISTIC = (OPPONENT_KINDS.index(k)
@@ -249,7 +249,8 @@ def results_table(res: dict[str, Any]) -> str:
     """The final evaluation as a Markdown table (the game's statistic with its 95 % interval)."""
     bots = res["opponents"]
     stat = statistic(res["rules"])
-    protocol = "duplicate deals" if stat.higher_is_better else "deals, each played in every seat rotation"
+    alone = make_rules(res["rules"]).spec.team_mode == "none"
+    protocol = "deals, each played in every seat rotation" if alone else "duplicate deals"
     rules_flag = "" if res["rules"] == "schieber" else f" --rules {res['rules']}"
     lines = [f"{stat.text[0].upper()}{stat.text[1:]} of the policy (greedy) on {res['deals']:,} {protocol}, "
              f"rules {res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
@@ -588,12 +589,14 @@ def is_new_best(cfg: TrainConfig, res: dict[str, dict[str, float]], best: float 
 def episode_margins(final_score: np.ndarray, side: np.ndarray, rules: Rules) -> np.ndarray:
     """How much better the learner's side did in finished episodes, (k,) int64 or float64 from
     their scores (k, sides) and the learner's sides (k,): a team game its team's score minus the
-    other's; a game played alone the others' mean penalty minus its own."""
+    other's; a game played alone the difference of its own score and the others' mean, signed so
+    that positive is better (Mittlere's higher result; Differenzler's and Molotow's lower score)."""
     idx = np.arange(side.size)
     own = final_score[idx, side]
     if rules.spec.team_mode != "none":
         return own - final_score[idx, 1 - side]
-    return (final_score.sum(axis=1) - own) / (rules.spec.sides - 1) - own
+    margin = own - (final_score.sum(axis=1) - own) / (rules.spec.sides - 1)
+    return margin if statistic(rules).higher_is_better else -margin
 
 
 # ---------------------------------------------------------------------------------- training

@@ -4,9 +4,10 @@ The trainer steps hundreds of games at once (:class:`jass_env.vector.VectorJassE
 opponents and its evaluations decide whole batches of observations in one call:
 
 * :func:`bot_actions` — the batch form of the bots ``random`` (:func:`agents.random_bot.random_actions`,
-  the one random bot) and ``heuristic`` (:func:`agents.heuristic.heuristic_actions` in Schieber,
-  :func:`agents.differenzler.heuristic_actions` in Differenzler), the same decisions their
-  :class:`~agents.base.Agent` classes make for each row.
+  the one random bot) and ``heuristic`` (compiled batch forms :func:`agents.heuristic.heuristic_actions`
+  in Schieber and :func:`agents.differenzler.heuristic_actions` in Differenzler; the game's
+  heuristic agent of :mod:`agents.registry` row by row in Coiffeur, Mittlere and Molotow), the
+  same decisions their :class:`~agents.base.Agent` classes make for each row.
 * :func:`evaluate_vs_bot` — the greedy policy against a bot under the evaluation tool's protocol
   of the game (``python -m agents.evaluate``, docs/bots.md), played as one batch. The bot is one
   of :data:`BATCH_BOTS` or any agent spec of :mod:`agents.registry` (``pimc:worlds=10``,
@@ -17,9 +18,11 @@ opponents and its evaluations decide whole batches of observations in one call:
     ``agents.evaluate.deal_seed(seed, i)``, dealer ``i % 4``) played twice, the policy in seats
     0 & 2, then in 1 & 3 on the same cards; per deal the mean of (policy team's score − bot
     team's). Statistic ``points_per_hand`` (higher is better).
-  - games played alone (Differenzler): **seat rotation** — deal ``i`` (dealer ``i % n``) played
-    once per rotation ``k`` with the policy in seat ``k`` and the bot in the other seats; per deal
-    the policy's mean penalty minus the bots' mean. Statistic ``penalty_diff`` (lower is better).
+  - games played alone (Differenzler, Mittlere, Molotow): **seat rotation** — deal ``i`` (dealer
+    ``i % n``) played once per rotation ``k`` with the policy in seat ``k`` and the bot in the other
+    seats; per deal the policy's mean score minus the bots' mean. Statistic (:mod:`agents.headline`)
+    ``penalty_diff`` (Differenzler) or ``score_diff`` (Molotow), lower is better, ``result_diff``
+    (Mittlere), higher is better.
 
   Against the (deterministic) heuristic the figures equal the evaluation tool's on the same deal
   set (tests/test_batched.py checks it); against ``random`` the bot's dice differ from the tool's
@@ -29,11 +32,13 @@ opponents and its evaluations decide whole batches of observations in one call:
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 import torch
 
 from jass_env.rules import Rules, make_rules
+from jass_env.spec import KIND_SCHIEBER
 from jass_env.vector import VectorJassEnv
 
 from . import differenzler, heuristic
@@ -59,9 +64,11 @@ def bot_actions(bot: str, rules: Rules, obs: np.ndarray, mask: np.ndarray,
             raise ValueError("the random bot needs a generator (rng)")
         return random_actions(obs, mask, rules, rng)
     if bot == "heuristic":
+        if rules.spec.kind == KIND_SCHIEBER:
+            return heuristic.heuristic_actions(obs, mask, rules.params)
         if rules.spec.bidding == "prediction":
             return differenzler.heuristic_actions(obs, mask, rules)
-        return heuristic.heuristic_actions(obs, mask, rules.params)
+        return _row_heuristic(rules).actions(obs, mask)
     raise ValueError(f"unknown batch bot {bot!r}; allowed: {', '.join(BATCH_BOTS)}")
 
 
@@ -78,6 +85,14 @@ class SpecBot:
         """The actions (N,) int64 for observations (N, obs_dim) and masks (N, n_actions)."""
         return np.array([self.agent.act({"observation": o, "action_mask": m}) for o, m in zip(obs, mask)],
                         dtype=np.int64)
+
+
+@cache
+def _row_heuristic(rules: Rules) -> SpecBot:
+    """The heuristic of a game without a compiled batch form (Coiffeur, Mittlere, Molotow),
+    deciding row by row: these heuristics decide from the row's observation alone (no memory
+    between decisions), so one instance serves every game of a batch."""
+    return SpecBot("heuristic", rules, seed=0)
 
 
 #: a bot deciding a batch: ``decide(obs (N, obs_dim), mask (N, n_actions)) -> actions (N,)``
@@ -140,10 +155,11 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int,
                     device: torch.device) -> dict[str, float]:
     """The greedy ``policy`` against ``bot`` (a batch bot or an agent spec) on ``deals`` deals of
     the evaluation tool's set ``seed`` (module docstring). Returns the game's statistic
-    (:func:`statistic`: key ``points_per_hand`` or ``penalty_diff``) with its 95 % t-interval
-    (``ci_low``, ``ci_high``), ``deals``, and Schieber ``round_win_rate`` (share of plays the
-    policy's team scored more, ties half) or Differenzler ``deal_better_rate`` (share of deals
-    where its mean penalty was lower than the bots', ties half)."""
+    (:func:`statistic`: key ``points_per_hand``, ``penalty_diff``, ``result_diff`` or
+    ``score_diff``) with its 95 % t-interval (``ci_low``, ``ci_high``), ``deals``, and team games'
+    ``round_win_rate`` (share of plays the policy's team scored more, ties half) or the games
+    played alone's ``deal_better_rate`` (share of deals where its mean score was better than the
+    bots', ties half)."""
     rules = make_rules(rules)
     stat = statistic(rules)
     decide = _decider(bot, rules, np.random.default_rng(seed), seed)
@@ -167,7 +183,8 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int,
     a = own.mean(axis=0)                                                 # (deals,) policy's mean
     b = (pen.sum(axis=2) - own).sum(axis=0) / (players * (players - 1))  # (deals,) the bots' mean
     diff = a - b
-    wins = np.where(diff < 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+    better = diff > 0 if stat.higher_is_better else diff < 0
+    wins = np.where(better, 1.0, np.where(diff == 0, 0.5, 0.0))
     return _result(stat, diff, "deal_better_rate", wins, deals)
 
 

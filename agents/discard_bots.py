@@ -46,6 +46,7 @@ class Table:
     """What a seat sees of the current hand, decoded from its observation (relative seats)."""
 
     hand: list[int]
+    dealt: list[int]             # the hand as dealt: ``hand`` and the cards this seat has played
     trick: list[int]             # cards on the table, leader first
     leader: int                  # relative seat of the trick's leader
     trump: int | None            # None while no trump is fixed
@@ -86,6 +87,7 @@ def decode(obs: Mapping[str, np.ndarray], rules: Rules) -> Table:
     s = SLICES[rules.game]
     n, tricks = rules.spec.players, rules.spec.tricks
     hand = [int(c) for c in np.flatnonzero(o[s["hand"]])]
+    own_played = [int(c) for c in np.flatnonzero(o[s["played"]][:36])]     # relative seat 0 first
     trick_rows = o[s["trick"]].reshape(n, 36)
     leaders = np.flatnonzero(o[s["leader"]])
     leader = int(leaders[0]) if leaders.size else 0
@@ -96,7 +98,7 @@ def decode(obs: Mapping[str, np.ndarray], rules: Rules) -> Table:
             break
         trick.append(int(cards[0]))
     trumps = np.flatnonzero(o[s["trump"]])
-    return Table(hand, trick, leader, int(trumps[0]) if trumps.size else None,
+    return Table(hand, sorted(hand + own_played), trick, leader, int(trumps[0]) if trumps.size else None,
                  [int(round(x * ROUND_POINTS)) for x in o[s["points"]]],
                  [int(round(x * tricks)) for x in o[s["tricks_won"]]], n)
 
@@ -158,8 +160,7 @@ class MittlereHeuristic(_DiscardBot):
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         legal = [int(a) for a in legal_actions(obs)]
         t = decode(obs, self.rules)
-        if len(t.hand) == self.rules.spec.hand_size:            # a new hand: pick the role
-            self.role = self.role_of(t.hand)
+        self.role = self.role_of(t.dealt)     # the dealt hand's role (decided anew each time: no memory)
         if len(legal) == 1:
             return legal[0]
         if t.trick and t.trump is None and all(c // 9 != t.trick[0] // 9 for c in legal):

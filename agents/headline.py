@@ -1,9 +1,11 @@
 """The headline statistic of each game's evaluation, as the evaluation tool reports it.
 
-Team games (Schieber) are evaluated on duplicate deals: **points per hand**, the policy's team
-score minus the other team's (higher is better). Games played alone (Differenzler) are
-evaluated by seat rotation: **penalty difference**, the evaluated agent's mean penalty per round
-minus its opponents' (lower is better). The trainer logs the statistic as
+Team games (Schieber, Coiffeur's deals) are evaluated on duplicate deals: **points per hand**, the
+policy's team score minus the other team's (higher is better). Games played alone are evaluated
+by seat rotation, the evaluated agent's mean score per hand minus its opponents': Differenzler's
+**penalty difference** (lower is better), Mittlere's **result difference** (Striche − Nullen,
+higher is better), Molotow's **score difference** (points + table Weis − hand Weis − Stöck, lower
+is better). The trainer logs the statistic as
 ``eval/<key>_vs_<bot>`` (:mod:`agents.curves` plots it) and picks ``best.pt`` by it.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jass_env.rules import Rules, make_rules
+from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE, KIND_MOLOTOW
 
 
 @dataclass(frozen=True)
@@ -28,13 +31,21 @@ POINTS_PER_HAND = Statistic("points_per_hand", "points per hand (policy team - b
                             "points per hand (duplicate deals)", True)
 PENALTY_DIFF = Statistic("penalty_diff", "penalty per round, policy - bots (negative: policy better)",
                          "penalty per round, policy - bots", False)
-STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF)
+RESULT_DIFF = Statistic("result_diff", "result per hand (Striche - Nullen), policy - bots",
+                        "result per hand, policy - bots", True)
+SCORE_DIFF = Statistic("score_diff", "score per hand, policy - bots (negative: policy better)",
+                       "score per hand, policy - bots", False)
+STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF, RESULT_DIFF, SCORE_DIFF)
+#: the statistic of each game played alone, by engine kind
+_ALONE = {KIND_DIFFERENZLER: PENALTY_DIFF, KIND_MITTLERE: RESULT_DIFF, KIND_MOLOTOW: SCORE_DIFF}
 
 
 def statistic(rules: str | Rules | None) -> Statistic:
-    """The statistic of the game of ``rules``: team games points per hand, games played alone the
-    penalty difference."""
-    return POINTS_PER_HAND if make_rules(rules).spec.team_mode != "none" else PENALTY_DIFF
+    """The statistic of the game of ``rules``: team games points per hand, games played alone
+    their own score's difference (module docstring)."""
+    spec = make_rules(rules).spec
+    return POINTS_PER_HAND if spec.team_mode != "none" else _ALONE[spec.kind]
 
 
-__all__ = ["Statistic", "POINTS_PER_HAND", "PENALTY_DIFF", "STATISTICS", "statistic"]
+__all__ = ["Statistic", "POINTS_PER_HAND", "PENALTY_DIFF", "RESULT_DIFF", "SCORE_DIFF", "STATISTICS",
+           "statistic"]

@@ -54,11 +54,12 @@ from jass_env.encoding import encode_observation, obs_dim
 from jass_env.game import seed_to_rng_state
 from jass_env.kernel import match_winner, phase, score_of, to_move
 from jass_env.rules import Rules, make_rules
-from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE
+from jass_env.spec import KIND_DIFFERENZLER
 
 from . import stats
 from .base import Agent
 from .evaluate import Progress, _hash_seed, _reset_agents, deal_seed, match_seed, seat_seed
+from .headline import statistic
 from .registry import agent_description, make_agent
 
 CSV_FIELDS = ("deal", "seed", "dealer", "rotation", "a_seat", "penalty_A", "penalty_B_mean", "penalties")
@@ -266,7 +267,7 @@ def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "d
 
 def higher_is_better(rules: Rules) -> bool:
     """Whether a higher round score is better (Mittlere) or a lower one (Differenzler, Molotow)."""
-    return rules.spec.kind == KIND_MITTLERE
+    return statistic(rules).higher_is_better
 
 
 def _ci(values: Sequence[float]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from agents.differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, predicting,
 from agents.network import load_policy
 from agents.policy import PolicyAgent, default_checkpoint, write_random_checkpoint
 from agents.random_bot import RandomAgent, random_actions, rule_of_thumb_prediction
+from agents.registry import make_agent
 from agents.rotation import evaluate_rotation
 from jass_env.rules import make_rules
 from jass_env.vector import VectorJassEnv
@@ -120,3 +121,41 @@ def test_the_evaluation_against_a_search_spec_runs_on_the_batch():
     net, _ = load_policy(default_checkpoint("schieber"))
     result = evaluate_vs_bot(net, "pimc:worlds=2", "schieber", 2, 4, CPU)
     assert result["deals"] == 2 and result["ci_low"] <= result["points_per_hand"] <= result["ci_high"]
+
+
+@pytest.mark.parametrize("game", ["mittlere", "molotow", "molotow3", "coiffeur", "coiffeur10"])
+def test_the_heuristic_of_every_other_game_decides_a_batch_as_its_agent_plays_one_game(game):
+    """The heuristic of a game without a compiled batch form decides each row as a fresh agent
+    of that game would, one that has played that row's game from its first decision: its
+    decisions depend on the observation alone, so one instance serves a whole batch."""
+    rules = make_rules(game)
+    n = 6
+    env = VectorJassEnv(n, rules=rules, episode="round", check_actions=True)
+    obs, mask, seat = env.reset(seed=12)
+    players = rules.spec.players
+    own = [[make_agent("heuristic", rules, seed=0) for _ in range(players)] for _ in range(n)]
+    done = np.zeros(n, dtype=bool)
+    while not done.all():
+        acts = bot_actions("heuristic", rules, obs, mask, None)
+        for i in np.flatnonzero(~done):
+            assert acts[i] == own[i][seat[i]].act({"observation": obs[i], "action_mask": mask[i]})
+        out = env.step(acts)           # check_actions=True: every action is legal
+        done |= out.done
+        obs, mask, seat = out.obs, out.mask, out.seat
+
+
+@pytest.mark.parametrize(("game", "key", "higher_is_better"),
+                         [("mittlere", "result_diff", True), ("molotow", "score_diff", False)])
+def test_the_batched_rotation_equals_the_tool_in_the_first_discard_games(game, key, higher_is_better,
+                                                                        tmp_path):
+    """Mittlere's result (higher is better) and Molotow's score (lower is better) are measured as
+    ``python -m agents.evaluate --rules GAME`` does, and a deal counts for the policy in the
+    direction of its game."""
+    path = write_random_checkpoint(tmp_path / "r.pt", hidden=[32], seed=7, game=game)
+    net, _ = load_policy(path)
+    fast = evaluate_vs_bot(net, "heuristic", game, 8, 3, CPU)
+    slow = evaluate_rotation(PolicyAgent(path, rules=game), "heuristic", game, deals=8, seed=3).summary
+    assert slow["higher_is_better"] is higher_is_better
+    assert fast[key] == pytest.approx(slow["difference_A_minus_B"]["mean"], abs=1e-9)
+    assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["difference_A_minus_B"]["ci95"], abs=1e-9)
+    assert fast["deal_better_rate"] == pytest.approx(slow["share_of_deals_A_better"], abs=1e-12)

@@ -24,6 +24,7 @@ from agents.heuristic import HeuristicAgent, heuristic_actions  # noqa: E402
 from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from agents.ppo import ConfigError, load_config, log_prob_entropy, make_config, ppo_loss, seat_gae  # noqa: E402
+from jass_env.rules import make_rules  # noqa: E402
 from jass_env.vector import VectorJassEnv  # noqa: E402
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -268,6 +269,33 @@ def test_a_differenzler_run_resumes_exactly_and_reports_the_penalty_difference(t
     assert "Penalty per round, policy - bots" in table and "--rules differenzler3" in table
     assert {c.opponent for c in read_curves(straight)} == {"random", "heuristic"}
     assert (straight / "strength.png").exists()
+
+
+@pytest.mark.parametrize(("game", "key", "words"), [
+    ("mittlere", "result_diff", "Result per hand (Striche - Nullen), policy - bots"),
+    ("molotow", "score_diff", "Score per hand, policy - bots (negative: policy better)"),
+])
+def test_a_first_discard_game_trains_against_its_own_heuristic_and_reports_its_statistic(game, key, words,
+                                                                                          tmp_path):
+    """Mittlere and Molotow train with their own heuristic as the bot opponent (36 card actions;
+    Schieber's heuristic would name actions the game does not have) and report their statistic."""
+    run = tmp_path / game
+    train.train(smoke(run, f"rules={game}", "final_eval_deals=4", "eval_deals=4"))
+    ckpt = read_checkpoint(run / "checkpoints" / "latest.pt")
+    assert ckpt["trained_for"]["game"] == game and ckpt["net"]["n_actions"] == 36
+    row = json.loads((run / "results.json").read_text())["rows"][0]["heuristic"]
+    assert row["ci_low"] <= row[key] <= row["ci_high"] and 0.0 <= row["deal_better_rate"] <= 1.0
+    table = (run / "results.md").read_text()
+    assert words in table and "seat rotation" in table and f"--rules {game}" in table
+
+
+def test_a_learners_margin_is_positive_when_it_did_better_in_its_games_direction():
+    """Mittlere: a higher result is better; Differenzler and Molotow: a lower score is."""
+    scores = np.array([[2, -1, -1], [-1, 2, -1]])         # (episodes, players)
+    learner = np.array([0, 0])
+    assert train.episode_margins(scores, learner, make_rules("mittlere")).tolist() == [3.0, -1.5]
+    assert train.episode_margins(scores, learner, make_rules("differenzler3")).tolist() == [-3.0, 1.5]
+    assert train.episode_margins(scores, learner, make_rules("molotow3")).tolist() == [-3.0, 1.5]
 
 
 def test_a_reward_the_game_does_not_have_is_refused():
