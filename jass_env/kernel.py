@@ -796,4 +796,27 @@ def face_up_card(st: np.ndarray) -> int:
     if st[S_SI_EXCHANGE] >= 0:
         return 9 * (st[S_TRUMP_CARD] // 9) + SI_SIX
     return st[S_TRUMP_CARD]
+
+
+@engine_inline
+def trick_winner_of(st: np.ndarray, t: int) -> int:
+    """The winner of finished trick ``t`` (from 0), -1 while it is not finished."""
+    return st[S_TRICK_WINNER + t]
+
+
+@engine_inline
+def sidi_known_cards(st: np.ndarray, player: int) -> int:
+    """The cards ``player`` is publicly known to hold in Sidi: the face-up card if he drew it
+    (the loser of trick 10), the face-up card he took by the exchange, unless played since."""
+    known = np.int64(0)
+    t = st[S_SI_EXCHANGE]
+    if t >= 0:
+        exchanger = st[S_FOREHAND] if t == 0 else st[S_TRICK_WINNER + t - 1]
+        if exchanger == player:
+            known |= np.int64(1) << st[S_TRUMP_CARD]
+    last = SI_STOCK_SIZE // 2 - 1                       # the trick after which the last card is drawn
+    if st[S_SI_DRAWN] >= SI_STOCK_SIZE and st[S_TRICK_WINNER + last] != player:
+        six = 9 * (st[S_TRUMP_CARD] // 9) + SI_SIX
+        known |= np.int64(1) << (six if t >= 0 else st[S_TRUMP_CARD])
+    return known & ~st[S_PLAYED + player]
 # --- end Sidi

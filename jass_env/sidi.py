@@ -170,9 +170,16 @@ def exchange(st: np.ndarray, rp: np.ndarray) -> None:
 
 
 @engine_inline
+def stock_place(st: np.ndarray, i: int) -> int:
+    """The card drawn ``i``-th from the stock (0 = the top; the last is the face-up card, the
+    trump 6 after the exchange)."""
+    return face_up_card(st) if i == STOCK_SIZE - 1 else st[S_SI_STOCK + i]
+
+
+@engine_inline
 def _draw(st: np.ndarray, player: int, rp: np.ndarray) -> None:
     """``player`` draws the top card of the stock (the face-up card comes last)."""
-    card = face_up_card(st) if st[S_SI_DRAWN] == STOCK_SIZE - 1 else st[S_SI_STOCK + st[S_SI_DRAWN]]
+    card = stock_place(st, st[S_SI_DRAWN])
     st[S_HANDS + player] |= np.int64(1) << card
     st[S_SI_DRAWN] += 1
     note_stoeck(st, player, rp)
@@ -193,4 +200,4 @@ def after_trick(st: np.ndarray, trick: int, winner: int, points: int, rp: np.nda
 
 
 __all__ = ["EXCHANGE", "N_ACTIONS", "STOCK_SIZE", "FREE_TRICKS", "begin_round", "open_trump",
-           "legal_actions", "may_exchange", "exchange", "after_trick", "stock_left"]
+           "legal_actions", "may_exchange", "exchange", "after_trick", "stock_left", "stock_place"]
