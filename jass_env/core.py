@@ -59,6 +59,7 @@ from .kernel import (
     S_ROUND_NO,
     S_SCORE,
     S_SI_DRAWN,
+    S_SI_EXCHANGE,
     S_SI_STOCK,
     S_SIZE,
     S_STOECK_PLAYER,
@@ -741,3 +742,23 @@ def set_sidi_stock(st: np.ndarray, stock: list[int] | np.ndarray, rp: np.ndarray
     for i, c in enumerate(cards):
         st[S_SI_STOCK + i] = c
     sidi.open_trump(st, rp)
+
+
+@engine_jit
+def set_sidi_world(st: np.ndarray, stock_rest: np.ndarray, n_rest: int, trump_card: int, exchanged: bool,
+                   rp: np.ndarray) -> None:
+    """Sidi: complete a state built by :func:`set_play_position` (a search bot's sampled world)
+    with the stock: ``n_rest`` cards still to draw, ``stock_rest[0]`` the top and
+    ``stock_rest[n_rest - 1]`` the card face up (the trump 6 after an exchange); the turned trump
+    card and whether the exchange was made. The Stöck holder follows from the world's hands."""
+    drawn = sidi.STOCK_SIZE - n_rest
+    for i in range(n_rest - 1):
+        st[S_SI_STOCK + drawn + i] = stock_rest[i]
+    st[S_SI_STOCK + sidi.STOCK_SIZE - 1] = trump_card
+    st[S_SI_DRAWN] = drawn
+    st[S_TRUMP_CARD] = trump_card
+    st[S_SI_EXCHANGE] = 0 if exchanged else -1
+    st[S_STOECK_PLAYER] = -1
+    for p in range(n_players(rp)):
+        sidi.note_stoeck(st, p, rp)
+# --- end Sidi
