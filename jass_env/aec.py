@@ -38,6 +38,10 @@ Actions
     adds 43 + 6 j + c = Joker row j played as contract c (55 in all), ``coiffeur10`` 55..58 =
     Slalom from O, from U, Guschti from O, from U (59); ``coiffeur6`` is Schieber's 43. The mask
     holds only the mover's team's open rows, and no push when he must declare.
+    Sidi-Jass for two (``sidi_v0``, 2 agents): ``Discrete(37)``: 0..35 play that card, 36 exchange
+    the trump 6 for the face-up trump card (masked unless the mover leads, holds it, the stock has
+    cards and nobody exchanged yet); observation :mod:`jass_env.observation_sidi` (443), state with
+    both hands and the stock's order (1235).
 
 Observations
     ``Dict(observation=Box(low, high, (obs_dim,), float32), action_mask=Box(0, 1, (n_actions,),
