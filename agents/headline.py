@@ -5,7 +5,8 @@ policy's team score minus the other team's (higher is better). Games played alon
 by seat rotation, the evaluated agent's mean score per hand minus its opponents': Differenzler's
 **penalty difference** (lower is better), Mittlere's **result difference** (Striche − Nullen,
 higher is better), Molotow's **score difference** (points + table Weis − hand Weis − Stöck, lower
-is better). The trainer logs the statistic as
+is better), Sidi's **points difference** (the round's score, higher is better; two players, so
+each deal is played in both seats). The trainer logs the statistic as
 ``eval/<key>_vs_<bot>`` (:mod:`agents.curves` plots it) and picks ``best.pt`` by it.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jass_env.rules import Rules, make_rules
-from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE, KIND_MOLOTOW
+from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE, KIND_MOLOTOW, KIND_SIDI
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,12 @@ RESULT_DIFF = Statistic("result_diff", "result per hand (Striche - Nullen), poli
                         "result per hand, policy - bots", True)
 SCORE_DIFF = Statistic("score_diff", "score per hand, policy - bots (negative: policy better)",
                        "score per hand, policy - bots", False)
-STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF, RESULT_DIFF, SCORE_DIFF)
+POINTS_DIFF = Statistic("points_diff", "points per round, policy - bot", "points per round, policy - bot",
+                        True)
+STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF, RESULT_DIFF, SCORE_DIFF, POINTS_DIFF)
 #: the statistic of each game played alone, by engine kind
-_ALONE = {KIND_DIFFERENZLER: PENALTY_DIFF, KIND_MITTLERE: RESULT_DIFF, KIND_MOLOTOW: SCORE_DIFF}
+_ALONE = {KIND_DIFFERENZLER: PENALTY_DIFF, KIND_MITTLERE: RESULT_DIFF, KIND_MOLOTOW: SCORE_DIFF,
+          KIND_SIDI: POINTS_DIFF}
 
 
 def statistic(rules: str | Rules | None) -> Statistic:
@@ -47,5 +51,5 @@ def statistic(rules: str | Rules | None) -> Statistic:
     return POINTS_PER_HAND if spec.team_mode != "none" else _ALONE[spec.kind]
 
 
-__all__ = ["Statistic", "POINTS_PER_HAND", "PENALTY_DIFF", "RESULT_DIFF", "SCORE_DIFF", "STATISTICS",
-           "statistic"]
+__all__ = ["Statistic", "POINTS_PER_HAND", "PENALTY_DIFF", "RESULT_DIFF", "SCORE_DIFF", "POINTS_DIFF",
+           "STATISTICS", "statistic"]

@@ -12,11 +12,12 @@ random     seed                                              agents.random_bot.R
 heuristic  seed                                              agents.heuristic.HeuristicAgent
                                                              (Differenzler: agents.differenzler.
                                                              DifferenzlerHeuristic; Mittlere,
-                                                             Molotow: agents.discard_bots)
+                                                             Molotow: agents.discard_bots; Sidi:
+                                                             agents.sidi.SidiHeuristic)
 pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAgent (Differenzler:
            random (Differenzler: heuristic; Mittlere,        agents.differenzler.DifferenzlerPIMC;
-           Molotow: random), time_limit (seconds per         Mittlere, Molotow: agents.discard_pimc.
-           decision), seed                                   DiscardPIMC)
+           Molotow: random; Sidi: worlds=20, random),        Mittlere, Molotow: agents.discard_pimc.
+           time_limit (seconds per decision), seed           DiscardPIMC; Sidi: agents.sidi.SidiPIMC)
 policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
            or random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
@@ -111,6 +112,10 @@ _DISCARD_HEURISTICS = {"mittlere": ("agents.discard_bots", "MittlereHeuristic"),
                        "molotow3": ("agents.discard_bots", "MolotowHeuristic")}
 _DISCARD_PIMC = {g: ("agents.discard_pimc", "DiscardPIMC") for g in ("mittlere", "molotow", "molotow3")}
 # --- end Mittlere and Molotow
+# --- Sidi (project rules): agents.sidi
+_SIDI_HEURISTIC = {"sidi": ("agents.sidi", "SidiHeuristic")}
+_SIDI_PIMC = {"sidi": ("agents.sidi", "SidiPIMC")}
+# --- end Sidi
 
 AGENTS: dict[str, AgentType] = {
     "random": AgentType("agents.random_bot", "RandomAgent", {"seed": int}, False,
@@ -121,11 +126,12 @@ AGENTS: dict[str, AgentType] = {
                            "Coiffeur: the row with the largest expected surplus; Mittlere, Molotow: "
                            "their own heuristics)",
                            by_game={**_DIFFERENZLER("DifferenzlerHeuristic"),
-                                    **_COIFFEUR("CoiffeurHeuristic"), **_DISCARD_HEURISTICS}),
+                                    **_COIFFEUR("CoiffeurHeuristic"), **_DISCARD_HEURISTICS,
+                                    **_SIDI_HEURISTIC}),
     "pimc": AgentType("agents.pimc", "PIMCAgent",
                       {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
                       True, "Perfect Information Monte Carlo search",
-                      by_game={**_DIFFERENZLER("DifferenzlerPIMC"), **_DISCARD_PIMC}),
+                      by_game={**_DIFFERENZLER("DifferenzlerPIMC"), **_DISCARD_PIMC, **_SIDI_PIMC}),
     "policy": AgentType("agents.policy", "PolicyAgent",
                         {"checkpoint": str, "greedy": _bool, "seed": int}, False,
                         "a trained policy checkpoint (default: agents/checkpoints/default.pt)",

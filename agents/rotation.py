@@ -28,10 +28,12 @@ Protocol
 Agents act on ``{"observation": float32[obs_dim], "action_mask": int8[n_actions]}`` of the player
 to move, encoded by :func:`jass_env.encoding.encode_observation` as in the environment.
 
-Mittlere and Molotow: the same protocol with each hand's score instead of the penalty
+Mittlere, Molotow and Sidi: the same protocol with each hand's score instead of the penalty
 (Mittlere's Striche − Nullen, higher is better; Molotow's points + table Weis − hand Weis − Stöck,
-lower is better); the summary names the statistic (``score_name``, ``higher_is_better``) and the
-sign test counts a deal for A when A did better in that direction. No exact hits there.
+lower is better; Sidi's points + Weis + Stöck (+100), higher is better: with two players each
+deal is played twice, the seats swapped); the summary names the statistic (``score_name``,
+``higher_is_better``) and the sign test counts a deal for A when A did better in that direction.
+No exact hits there.
 
 Outputs in ``--out DIR``: ``deals.csv`` (per deal and rotation), ``summary.json``, ``summary.md``.
 """
@@ -266,7 +268,7 @@ def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "d
 
 
 def higher_is_better(rules: Rules) -> bool:
-    """Whether a higher round score is better (Mittlere) or a lower one (Differenzler, Molotow)."""
+    """Whether a higher round score is better (Mittlere, Sidi) or a lower one (Differenzler, Molotow)."""
     return statistic(rules).higher_is_better
 
 

@@ -38,6 +38,10 @@ Actions
     adds 43 + 6 j + c = Joker row j played as contract c (55 in all), ``coiffeur10`` 55..58 =
     Slalom from O, from U, Guschti from O, from U (59); ``coiffeur6`` is Schieber's 43. The mask
     holds only the mover's team's open rows, and no push when he must declare.
+    Sidi-Jass for two (``sidi_v0``, 2 agents): ``Discrete(37)``: 0..35 play that card, 36 exchange
+    the trump 6 for the face-up trump card (masked unless the mover leads, holds it, the stock has
+    cards and nobody exchanged yet); observation :mod:`jass_env.observation_sidi` (443), state with
+    both hands and the stock's order (1235).
 
 Observations
     ``Dict(observation=Box(low, high, (obs_dim,), float32), action_mask=Box(0, 1, (n_actions,),
@@ -115,6 +119,7 @@ ENV_NAMES = {"schieber": "jass_v0", "differenzler": "differenzler_v0", "differen
 # --- Mittlere and Molotow (issue 17)
 ENV_NAMES.update(mittlere="mittlere_v0", molotow="molotow_v0", molotow3="molotow3_v0")
 # --- end Mittlere and Molotow
+ENV_NAMES["sidi"] = "sidi_v0"          # ---- Sidi
 
 
 # ---------------------------------------------------------------------------------- compiled steps
@@ -273,6 +278,14 @@ def molotow3_env(**kwargs: Any) -> AECEnv:
     """:func:`env` for Molotow for three (``molotow3_v0``)."""
     return _game_env("molotow3", kwargs)
 # --- end Mittlere and Molotow
+
+
+# --- Sidi (project rules)
+def sidi_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Sidi-Jass for two (``sidi_v0``): 2 agents, ``Discrete(37)`` (36 = exchange
+    the trump 6 for the face-up card, masked when not allowed)."""
+    return _game_env("sidi", kwargs)
+# --- end Sidi
 
 
 def _not_an_action(action: Any, n_actions: int) -> str | None:
@@ -538,6 +551,7 @@ _ENTRY_POINTS = {"jass_v0": "jass_env.aec:env", "differenzler_v0": "jass_env.aec
 _ENTRY_POINTS.update({"mittlere_v0": "jass_env.aec:mittlere_env", "molotow_v0": "jass_env.aec:molotow_env",
                       "molotow3_v0": "jass_env.aec:molotow3_env"})
 # --- end Mittlere and Molotow
+_ENTRY_POINTS["sidi_v0"] = "jass_env.aec:sidi_env"   # ---- Sidi
 
 
 def _register() -> None:
@@ -555,6 +569,6 @@ def _register() -> None:
 _register()
 
 __all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "coiffeur_env", "coiffeur6_env",
-           "coiffeur10_env", "mittlere_env", "molotow_env", "molotow3_env", "resolve_rules",
+           "coiffeur10_env", "mittlere_env", "molotow_env", "molotow3_env", "sidi_env", "resolve_rules",
            "observation_high",
            "round_score_max", "EPISODES", "AGENTS", "ENV_NAMES", "TIE_ROUNDS_BOUND"]

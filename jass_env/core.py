@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import coiffeur, differenzler, first_discard, schieber
+from . import coiffeur, differenzler, first_discard, schieber, sidi
 from .kernel import (
     D7,
     MAX_PLAYERS,
@@ -58,6 +58,9 @@ from .kernel import (
     S_RNG,
     S_ROUND_NO,
     S_SCORE,
+    S_SI_DRAWN,
+    S_SI_EXCHANGE,
+    S_SI_STOCK,
     S_SIZE,
     S_STOECK_PLAYER,
     S_STOECK_SHOWN,
@@ -107,7 +110,7 @@ from .rules import (
     RP_VALUES,
     TRUMP_FIRST_DISCARD,
 )
-from .spec import KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, LAST_TRICK_BONUS, MAX_SIDES
+from .spec import KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, KIND_SIDI, LAST_TRICK_BONUS, MAX_SIDES
 
 #: the first phase action of every game (a contract, or the prediction of 0 points)
 PHASE_ACTION_OFFSET = N_CARDS
@@ -167,6 +170,8 @@ def start_round(st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) 
         coiffeur.begin_round(st, rp)
     elif kind == KIND_DIFFERENZLER:
         differenzler.begin_round(st, rp)
+    elif kind == KIND_SIDI:                # ---- Sidi: the stock and the open trump card
+        sidi.begin_round(st, rp)
     else:                                             # Mittlere, Molotow (first_discard)
         first_discard.begin_round(st, rp)
 
@@ -302,6 +307,8 @@ def legal_actions_mask(st: np.ndarray, rp: np.ndarray) -> int:
     the legal cards in card play, Schieber's contracts and push. See :func:`legal_block`."""
     phase = st[S_PHASE]
     if phase == PHASE_PLAY:
+        if rp[RP_KIND] == KIND_SIDI:              # ---- Sidi: free play while the stock lasts
+            return sidi.legal_actions(st, rp)
         p = st[S_TO_MOVE]
         win_pos = st[S_WIN_POS]
         return legal_given_winner(st[S_HANDS + p], st[S_TRICK] // 9, st[S_N_IN_TRICK],
@@ -389,6 +396,8 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
         schieber.apply_bidding_action(st, action, rp)
     elif rp[RP_KIND] == KIND_COIFFEUR:            # ---- Coiffeur (issue 15)
         coiffeur.apply_declaration(st, action, rp)
+    elif rp[RP_KIND] == KIND_SIDI:                # ---- Sidi: the exchange of the trump 6
+        sidi.exchange(st, rp)
     else:
         differenzler.predict(st, action - differenzler.PREDICTION_OFFSET, rp)
 
@@ -397,7 +406,7 @@ def apply_action(st: np.ndarray, action: int, rp: np.ndarray) -> None:
 def _play_card(st: np.ndarray, card: int, rp: np.ndarray) -> None:
     p = st[S_TO_MOVE]
     n = st[S_N_IN_TRICK]
-    schieber_game = rp[RP_KIND] == KIND_SCHIEBER
+    schieber_game = rp[RP_KIND] == KIND_SCHIEBER or rp[RP_KIND] == KIND_SIDI   # Sidi scores so too
     # Mittlere, Molotow: the first card that does not follow suit fixes trump from itself on
     if (not schieber_game and n > 0 and rp[RP_TRUMP_MODE] == TRUMP_FIRST_DISCARD
             and first_discard.is_fixing(st, card)):
@@ -464,6 +473,8 @@ def _finish_trick(st: np.ndarray, rp: np.ndarray) -> None:
         coiffeur.after_trick(st, t, rp)
     elif kind == KIND_DIFFERENZLER:
         differenzler.after_trick(st, t, rp)
+    elif kind == KIND_SIDI:                # ---- Sidi: drawing from the stock, Schieber's scoring
+        sidi.after_trick(st, t, winner, points, rp)
     else:                                             # Mittlere, Molotow (first_discard)
         first_discard.after_trick(st, t, winner, rp)
 
@@ -710,3 +721,44 @@ def set_trick_plays(st: np.ndarray, t: int, cards: np.ndarray, n_cards: int, win
     if winner >= 0:
         st[S_TRICK_WINNER + t] = winner
         st[S_TRICK_POINTS + t] = points
+
+
+# --- Sidi (project rules): a round dealt with a given stock (records, tests)
+def set_sidi_stock(st: np.ndarray, stock: list[int] | np.ndarray, rp: np.ndarray) -> None:
+    """Replace the stock of a Sidi round that has just started (no action taken) by ``stock``:
+    the 20 card ids not dealt, top first, the face-up trump card last. Trump, Weis and the Stöck
+    holder follow from it again. ValueError says what is wrong with the stock."""
+    if int(rp[RP_KIND]) != KIND_SIDI:
+        raise ValueError("set_sidi_stock is for Sidi rounds (rules 'sidi')")
+    if st[S_PHASE] != PHASE_PLAY or st[S_TRICK_NO] != 0 or st[S_N_IN_TRICK] != 0 or st[S_SI_DRAWN] != 0:
+        raise ValueError("the stock can only be set before the first action of a round")
+    cards = [int(c) for c in stock]
+    dealt = int(st[S_DEALT]) | int(st[S_DEALT + 1])
+    undealt = sorted(c for c in range(N_CARDS) if not (dealt >> c) & 1)
+    if len(cards) != sidi.STOCK_SIZE or sorted(cards) != undealt:
+        raise ValueError(f"a Sidi stock is the {sidi.STOCK_SIZE} cards not dealt, each once (top first, "
+                         f"the face-up trump card last); got {len(cards)} cards {cards}, the undealt "
+                         f"cards are {undealt}")
+    for i, c in enumerate(cards):
+        st[S_SI_STOCK + i] = c
+    sidi.open_trump(st, rp)
+
+
+@engine_jit
+def set_sidi_world(st: np.ndarray, stock_rest: np.ndarray, n_rest: int, trump_card: int, exchanged: bool,
+                   rp: np.ndarray) -> None:
+    """Sidi: complete a state built by :func:`set_play_position` (a search bot's sampled world)
+    with the stock: ``n_rest`` cards still to draw, ``stock_rest[0]`` the top and
+    ``stock_rest[n_rest - 1]`` the card face up (the trump 6 after an exchange); the turned trump
+    card and whether the exchange was made. The Stöck holder follows from the world's hands."""
+    drawn = sidi.STOCK_SIZE - n_rest
+    for i in range(n_rest - 1):
+        st[S_SI_STOCK + drawn + i] = stock_rest[i]
+    st[S_SI_STOCK + sidi.STOCK_SIZE - 1] = trump_card
+    st[S_SI_DRAWN] = drawn
+    st[S_TRUMP_CARD] = trump_card
+    st[S_SI_EXCHANGE] = 0 if exchanged else -1
+    st[S_STOECK_PLAYER] = -1
+    for p in range(n_players(rp)):
+        sidi.note_stoeck(st, p, rp)
+# --- end Sidi

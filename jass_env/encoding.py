@@ -3,7 +3,8 @@ environments.
 
 :mod:`jass_env.observation` encodes Schieber (version 1, 529 floats),
 :mod:`jass_env.observation_differenzler` both Differenzler games, :mod:`jass_env.observation_coiffeur`
-the Coiffeur games (598), :mod:`jass_env.observation_discard` Mittlere and Molotow; the compiled
+the Coiffeur games (598), :mod:`jass_env.observation_discard` Mittlere and Molotow,
+:mod:`jass_env.observation_sidi` Sidi-Jass for two (443); the compiled
 :func:`encode_observation` and :func:`encode_state` here branch on the game of ``rp`` (the
 :meth:`jass_env.rules.Rules.params` array), so the AEC and the batched environments call one
 function for every game. :func:`obs_dim`, :func:`state_dim` and :func:`observation_bounds` give the
@@ -17,9 +18,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import observation, observation_coiffeur, observation_differenzler, observation_discard
+from . import (
+    observation,
+    observation_coiffeur,
+    observation_differenzler,
+    observation_discard,
+    observation_sidi,  # ---- Sidi
+)
 from .rules import RP_KIND, Rules
-from .spec import KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER
+from .spec import KIND_COIFFEUR, KIND_DIFFERENZLER, KIND_SCHIEBER, KIND_SIDI
 
 
 @njit(cache=True, inline="always")
@@ -32,6 +39,8 @@ def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.nd
         observation_coiffeur.encode_observation(st, observer, rp, out)
     elif kind == KIND_DIFFERENZLER:
         observation_differenzler.encode_observation(st, observer, rp, out)
+    elif kind == KIND_SIDI:                # ---- Sidi
+        observation_sidi.encode_observation(st, observer, rp, out)
     else:                                             # Mittlere, Molotow
         observation_discard.encode_observation(st, observer, rp, out)
 
@@ -46,12 +55,16 @@ def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray)
         observation_coiffeur.encode_state(st, observer, rp, out)
     elif kind == KIND_DIFFERENZLER:
         observation_differenzler.encode_state(st, observer, rp, out)
+    elif kind == KIND_SIDI:                # ---- Sidi
+        observation_sidi.encode_state(st, observer, rp, out)
     else:                                             # Mittlere, Molotow
         observation_discard.encode_state(st, observer, rp, out)
 
 
 def _module(rules: Rules):  # noqa: ANN202 (one of the observation modules)
     """The observation module of a non-Schieber game."""
+    if rules.spec.kind == KIND_SIDI:              # ---- Sidi
+        return observation_sidi
     return observation_differenzler if rules.spec.kind == KIND_DIFFERENZLER else observation_discard
 
 

@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from . import coiffeur, core, differenzler, first_discard, kernel, molotow
-from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, mask_of, names_of
+from . import coiffeur, core, differenzler, first_discard, kernel, molotow, sidi
+from .cards import ALL_CARDS_MASK, CONTRACTS, N_CARDS, SUITS, card_id, card_name, mask_of, names_of
 from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
-from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_MOLOTOW, ROUND_POINTS
+from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_MOLOTOW, KIND_SIDI, ROUND_POINTS
 
 
 class IllegalActionError(ValueError):
@@ -69,7 +69,7 @@ def _parse_hands(hands: Sequence[Any], rules: Rules) -> np.ndarray:
         if union & int(out[p]):
             raise ValueError(f"the {spec.players} hands must hold each card at most once")
         union |= int(out[p])
-    if union != ALL_CARDS_MASK:
+    if spec.players * spec.hand_size == N_CARDS and union != ALL_CARDS_MASK:  # Sidi: a stock
         raise ValueError(f"the {spec.players} hands must hold each of the 36 cards exactly once")
     return out
 
@@ -407,6 +407,50 @@ class Round:
                             "points": pts})
         return out
     # --- end Mittlere and Molotow
+
+    # --- Sidi (project rules, jass_env.sidi): the stock under the open trump card
+    def _need_sidi(self, what: str) -> None:
+        if self.spec.kind != KIND_SIDI:
+            raise ValueError(f"{what} is for Sidi; this round plays {self.spec.name}")
+
+    def set_stock(self, stock: Sequence[str | int]) -> None:
+        """Sidi: deal this round's stock as given (the 20 cards not dealt, names or ids, top first,
+        the face-up trump card last) before the first action; trump, Weis and Stöck follow."""
+        self._need_sidi("set_stock")
+        cards = [card_id(c) if isinstance(c, str) else int(c) for c in stock]
+        core.set_sidi_stock(self.state, cards, self.rp)
+
+    @property
+    def stock(self) -> list[str]:
+        """Sidi: the stock as dealt, top first, the face-up trump card last (full information)."""
+        self._need_sidi("stock")
+        return [card_name(int(kernel.stock_card(self.state, i))) for i in range(sidi.STOCK_SIZE)]
+
+    @property
+    def stock_left(self) -> int:
+        """Sidi: cards still in the stock (the face-up one included)."""
+        self._need_sidi("stock_left")
+        return int(sidi.stock_left(self.state))
+
+    @property
+    def face_up_card(self) -> str | None:
+        """Sidi: the card lying face up under the stock (the trump 6 after the exchange), None once
+        drawn."""
+        self._need_sidi("face_up_card")
+        c = int(kernel.face_up_card(self.state))
+        return None if c < 0 else card_name(c)
+
+    @property
+    def exchange(self) -> dict[str, int] | None:
+        """Sidi: {"player", "trick"} of the exchange of the trump 6 (trick counted from 1, the
+        trick he then led), None while nobody exchanged."""
+        self._need_sidi("exchange")
+        t = int(kernel.exchange_trick(self.state))
+        if t < 0:
+            return None
+        leader = int(core.first_leader(self.state, self.rp)) if t == 0 else self.view.trick_winner(t - 1)
+        return {"player": leader, "trick": t + 1}
+    # --- end Sidi
 
     def __repr__(self) -> str:
         return (f"Round(rules={self.rules.name!r}, phase={self.phase}, contract={self.contract}, "

@@ -44,7 +44,7 @@ from .rules import (
     WEIS_CMP_NO_TOP_CARD,
     WEIS_CMP_VAUD,
 )
-from .spec import COIFFEUR_ROW_LABELS, MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS_NONE
+from .spec import COIFFEUR_ROW_LABELS, MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, SPECS, TEAMS_NONE
 
 #: How the engine's state functions are compiled: cached, numpy's error model, and without
 #: numba's reference counting (``_nrt=False``). These functions only read and write the arrays
@@ -127,6 +127,16 @@ S_CO_ROW = _L.take()                   # the row declared this deal, -1 before
 S_CO_GAME = _L.take()                  # its contract: 0..5, or CO_SLALOM_O.. CO_GUSCHTI_U; -1 before
 S_CO_ELIGIBLE = _L.take()              # bit p = player p's team has an open row (fixed at the deal)
 S_CO_PUSHERS = _L.take()               # bit p = player p pushed this deal (S_PUSHED counts them)
+# --- Sidi (project rules), appended: the stock under the open trump card (jass_env.sidi).
+# S_TRUMP_CARD holds the card turned face up at the deal (its suit is trump).
+SI_STOCK_SIZE = N_CARDS - SPECS["sidi"].players * SPECS["sidi"].hand_size   # 20: 19 face down
+                                       # on the face-up one
+SI_SIX = 8                             # rank offset of the 6 (the trump 6 may be exchanged)
+S_SI_STOCK = _L.take(SI_STOCK_SIZE)    # the stock as dealt, top first; the face-up trump card last
+S_SI_DRAWN = _L.take()                 # cards drawn from the stock so far (0..20)
+S_SI_EXCHANGE = _L.take()              # the trick (from 0) before whose lead the trump 6 was
+                                       # exchanged for the face-up card, -1 = not exchanged
+# --- end Sidi
 S_SIZE = _L.size
 
 PHASE_CONTRACT = 0
@@ -756,3 +766,57 @@ def player_weis_of(st: np.ndarray, player: int) -> int:
     """The Weis points a player declared from his dealt hand (Molotow: his hand Weis)."""
     return st[S_PLAYER_WEIS + player]
 # --- end Mittlere and Molotow
+# ---------------------------------------------------------------------------------- Sidi
+# --- Sidi (project rules): accessors appended for the observation and the bots
+@engine_inline
+def stock_card(st: np.ndarray, i: int) -> int:
+    """The ``i``-th card of the Sidi stock as dealt (0 = top, SI_STOCK_SIZE - 1 = the face-up
+    trump card)."""
+    return st[S_SI_STOCK + i]
+
+
+@engine_inline
+def stock_drawn(st: np.ndarray) -> int:
+    """How many cards of the Sidi stock have been drawn (0..SI_STOCK_SIZE)."""
+    return st[S_SI_DRAWN]
+
+
+@engine_inline
+def exchange_trick(st: np.ndarray) -> int:
+    """The trick (from 0) before whose lead the Sidi trump 6 was exchanged, -1 = not exchanged."""
+    return st[S_SI_EXCHANGE]
+
+
+@engine_inline
+def face_up_card(st: np.ndarray) -> int:
+    """The Sidi card lying face up under the stock (the turned card, or the trump 6 after the
+    exchange); -1 once it is drawn."""
+    if st[S_SI_DRAWN] >= SI_STOCK_SIZE:
+        return -1
+    if st[S_SI_EXCHANGE] >= 0:
+        return 9 * (st[S_TRUMP_CARD] // 9) + SI_SIX
+    return st[S_TRUMP_CARD]
+
+
+@engine_inline
+def trick_winner_of(st: np.ndarray, t: int) -> int:
+    """The winner of finished trick ``t`` (from 0), -1 while it is not finished."""
+    return st[S_TRICK_WINNER + t]
+
+
+@engine_inline
+def sidi_known_cards(st: np.ndarray, player: int) -> int:
+    """The cards ``player`` is publicly known to hold in Sidi: the face-up card if he drew it
+    (the loser of trick 10), the face-up card he took by the exchange, unless played since."""
+    known = np.int64(0)
+    t = st[S_SI_EXCHANGE]
+    if t >= 0:
+        exchanger = st[S_FOREHAND] if t == 0 else st[S_TRICK_WINNER + t - 1]
+        if exchanger == player:
+            known |= np.int64(1) << st[S_TRUMP_CARD]
+    last = SI_STOCK_SIZE // 2 - 1                       # the trick after which the last card is drawn
+    if st[S_SI_DRAWN] >= SI_STOCK_SIZE and st[S_TRICK_WINNER + last] != player:
+        six = 9 * (st[S_TRUMP_CARD] // 9) + SI_SIX
+        known |= np.int64(1) << (six if t >= 0 else st[S_TRUMP_CARD])
+    return known & ~st[S_PLAYED + player]
+# --- end Sidi

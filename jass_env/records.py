@@ -17,6 +17,8 @@ game and so how the rest is read. Fields::
                   contract; "slalom_O" ...) (required); factor, row_score, sheets_before
                   ({"0": {row: value}, "1": {...}}, the rows written before this deal) (optional)
     Mittlere, Molotow: nothing more (trump is fixed by the first discard)
+    Sidi:         trump_card (the card turned face up), stock (the 20 undealt cards, top first, the
+                  trump card last) (required); exchange ({"trick": t from 1} or null, optional)
     tricks        one per trick: {"leader": p, "plays": [[player, card, legal?] x n],
                   "winner"?, "points"?}
     Schieber:     weis, stoeck, points[2], match_team, score[2]      (optional)
@@ -26,6 +28,7 @@ game and so how the rest is read. Fields::
                   0} or null), points[n]; Mittlere result[n] (Striche − Nullen); Molotow
                   hand_weis, table_weis ([{"player", "trick"?, "cards", "points"}]), stoeck
                   (player or null), score[n]                         (optional)
+    Sidi:         weis, stoeck, points[2], score[2]                  (optional)
 
 :func:`record_of` writes the record of a finished :class:`~jass_env.game.Round`, every optional
 field included (``legal`` is the engine's legal card list before each play, found by replaying the
@@ -84,7 +87,7 @@ from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, names_o
 from .commands import module_command, quiet_broken_pipe
 from .game import Round
 from .rules import PRESETS, Rules, RulesError, make_rules
-from .spec import KIND_MITTLERE, KIND_MOLOTOW, ROUND_POINTS
+from .spec import KIND_MITTLERE, KIND_MOLOTOW, KIND_SIDI, ROUND_POINTS, TEAMS_NONE
 
 FORMAT = "jass-record/1"
 DEFAULT_PRESET = "schieber"
@@ -95,6 +98,8 @@ REQUIRED_FIELDS = {"contract": ("dealer", "forehand", "hands", "pushed", "declar
                    "declaration": ("dealer", "forehand", "hands", "pushes", "declarer", "row", "contract",
                                    "tricks"),
                    "none": ("dealer", "forehand", "hands", "tricks")}
+# ---- Sidi: the turned card and the stock are part of the deal
+SIDI_REQUIRED_FIELDS = ("dealer", "forehand", "hands", "trump_card", "stock", "tricks")
 #: the games whose sides are two teams (Schieber's outcome fields)
 _TEAM_BIDDINGS = ("contract", "declaration")
 
@@ -124,9 +129,15 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
         record["id"] = id
     hands = [round.dealt_hand(p) for p in range(round.spec.players)]
     record.update(dealer=round.dealer, forehand=round.forehand, hands=hands)
-    sheets = None
+    sheets = stock = None
     trump_card = trump = None
-    if round.spec.bidding == "contract":
+    exchange_trick = 0
+    if round.spec.kind == KIND_SIDI:               # ---- Sidi: the stock and the exchange
+        stock = round.stock
+        exchange_trick = round.exchange["trick"] if round.exchange else 0
+        record.update(trump_card=round.trump_card, stock=stock,
+                      exchange={"trick": exchange_trick} if exchange_trick else None)
+    elif round.spec.bidding == "contract":
         record.update(pushed=round.pushed, declarer=round.declarer, contract=round.contract)
     elif round.spec.bidding == "declaration":     # ---- Coiffeur (issue 15)
         sheets = _sheets_before(round)
@@ -138,11 +149,13 @@ def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (th
         record["predictions"] = round.predictions
 
     # the legal sets: replay the round from its dealt hands, reading the legal cards before each play
-    replay = _start_replay(rules, hands, round.dealer, _bidding_of(round), trump_card, trump, sheets)
+    replay = _start_replay(rules, hands, round.dealer, _bidding_of(round), trump_card, trump, sheets, stock)
     tricks = []
-    for trick in round.tricks:
+    for t, trick in enumerate(round.tricks, 1):
         plays = []
         for player, card in trick["plays"]:
+            if t == exchange_trick and not plays:
+                replay.step(SIDI_EXCHANGE)
             plays.append([player, card, names_of(_legal_cards(replay))])
             replay.step(card)
         tricks.append({"leader": trick["leader"], "plays": plays, "winner": trick["winner"],
@@ -170,13 +183,16 @@ def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]
 
 # ====================================================================================== engine glue
 def _start_replay(rules: Rules, hands: Sequence[Any], dealer: int, bidding: Sequence[str],
-                  trump_card: str | None = None, trump: str | None = None, sheets: Any = None) -> Round:
-    """A fresh round on the given deal (Differenzler: with its trump; Coiffeur: from ``sheets``),
-    the bidding actions applied: Schieber's push and contract, Differenzler's predictions in turn,
-    or Coiffeur's pushes and declaration."""
+                  trump_card: str | None = None, trump: str | None = None, sheets: Any = None,
+                  stock: Sequence[str] | None = None) -> Round:
+    """A fresh round on the given deal (Differenzler: with its trump; Coiffeur: from ``sheets``;
+    Sidi: with its ``stock``), the bidding actions applied: Schieber's push and contract,
+    Differenzler's predictions in turn, or Coiffeur's pushes and declaration."""
     r = Round(rules, hands=hands, dealer=dealer, seed=0, trump_card=trump_card, trump=trump)
     if sheets is not None:
         r.set_sheets(sheets)
+    if stock is not None:
+        r.set_stock(stock)
     for action in bidding:
         r.step(action)
     return r
@@ -214,6 +230,9 @@ def _outcome(r: Round) -> dict[str, Any]:
         return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
                 "points": r.points, "match_team": r.match_team, "score": r.score, "factor": r.factor,
                 "row_score": r.row_score}
+    if r.spec.kind == KIND_SIDI:                  # ---- Sidi: Schieber's fields, one player a side
+        return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
+                "points": r.points, "score": r.score}
     if r.spec.bidding == "none":
         return _discard_outcome(r)
     return {"weis": r.weis(), "stoeck": r.stoeck_player if r.stoeck_shown else None,
@@ -296,6 +315,8 @@ class _Record:
     tricks: list[_Trick]
     outcome: dict[str, Any]                     # optional end-of-round fields present, parsed
     sheets: Any = None                          # Coiffeur: the sheets before the deal
+    stock: list[str] | None = None              # Sidi: the stock, top first
+    exchange: int = 0                           # Sidi: the trick (from 1) of the exchange, 0 none
 
 
 def check_records(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes],
@@ -482,7 +503,7 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
         raise _Malformed(f"unsupported format {_kind(obj['format'])}; this reader reads \"{FORMAT}\"")
     rules = _resolve_rules(obj, explicit, cache)
     spec = rules.spec
-    required = REQUIRED_FIELDS[spec.bidding]
+    required = SIDI_REQUIRED_FIELDS if spec.kind == KIND_SIDI else REQUIRED_FIELDS[spec.bidding]
     missing = [k for k in required if k not in obj]
     if missing:
         raise _Malformed(f"missing required field(s) {', '.join(missing)}; every {spec.name} record has "
@@ -494,8 +515,14 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
         raise _Malformed(f"forehand is player {forehand}, but with dealer {dealer} it must be the next "
                          f"player, {(dealer + 1) % n}")
     hands = _parse_hands(obj["hands"], n, spec.hand_size)
-    trump_card = trump = sheets = None
-    if spec.bidding == "contract":
+    trump_card = trump = sheets = stock = None
+    exchange = drawable = 0
+    if spec.kind == KIND_SIDI:                     # ---- Sidi: the stock and the exchange
+        bidding = []
+        stock, exchange = _parse_sidi_deal(obj, hands)
+        trump_six = card_id(stock[-1][0] + "6")          # may pass from one hand to the other
+        drawable = _card_set(stock, "stock") | 1 << trump_six
+    elif spec.bidding == "contract":
         bidding = _parse_contract(obj, rules, forehand)
     elif spec.bidding == "declaration":            # ---- Coiffeur (issue 15)
         bidding, sheets = _parse_declaration(obj, rules)
@@ -506,10 +533,10 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
     else:                                             # Mittlere, Molotow: card play at once
         bidding = []
     # who leads trick 1 is the engine's to say (forehand, or after a push maybe the declarer)
-    first_leader = _start_replay(rules, hands, dealer, bidding, trump_card, trump, sheets).leader
-    tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks)
+    first_leader = _start_replay(rules, hands, dealer, bidding, trump_card, trump, sheets, stock).leader
+    tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks, drawable)
     return _Record(rules, dealer, hands, bidding, trump_card, trump, tricks, _parse_outcome(obj, rules),
-                   sheets)
+                   sheets, stock, exchange)
 
 
 def _parse_contract(obj: dict[str, Any], rules: Rules, forehand: int) -> list[str]:
@@ -653,7 +680,9 @@ def _parse_hands(value: Any, n: int, hand_size: int) -> list[int]:
 
 
 def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
-                  n_tricks: int) -> list[_Trick]:
+                  n_tricks: int, drawable: int = 0) -> list[_Trick]:
+    """The tricks, each play by the player whose turn it is with a card of his hand or of
+    ``drawable`` (Sidi: the stock's cards, which anyone may draw, and the exchanged trump 6)."""
     if not isinstance(value, list) or len(value) != n_tricks:
         n = f"{len(value)} tricks" if isinstance(value, list) else _kind(value)
         raise _Malformed(f"tricks must be a list of {n_tricks} tricks, got {n}")
@@ -685,8 +714,10 @@ def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
             if player != turn:
                 raise _Malformed(f"play out of turn: player {player} plays {play[1]}, but after leader "
                                  f"{leader} it is player {turn}'s turn", t, i)
-            if not hands[player] >> card & 1:
-                raise _Malformed(f"player {player} plays {play[1]}, which is not in hands[{player}]", t, i)
+            if not (hands[player] | drawable) >> card & 1:
+                where = " nor can be drawn" if drawable else ""
+                raise _Malformed(f"player {player} plays {play[1]}, which is not in hands[{player}]{where}",
+                                 t, i)
             if card in played:
                 pt, pi = played[card]
                 raise _Malformed(f"{play[1]} is played a second time (first at trick {pt}, position "
@@ -704,7 +735,8 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """The optional end-of-round fields present in the record, type-checked."""
     spec = rules.spec
     out: dict[str, Any] = {}
-    if spec.bidding in _TEAM_BIDDINGS and "weis" in obj:
+    schieber_fields = spec.bidding in _TEAM_BIDDINGS or spec.kind == KIND_SIDI   # Sidi: weis, stoeck
+    if schieber_fields and "weis" in obj:
         weis = obj["weis"]
         if not isinstance(weis, list):
             raise _Malformed(f"weis must be a list of {{\"player\", \"cards\", \"points\"}}, "
@@ -716,16 +748,16 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
             _card_set(w["cards"], "the cards of a Weis")
             _int(w["points"], "the points of a Weis")
         out["weis"] = weis
-    if spec.bidding in _TEAM_BIDDINGS and "stoeck" in obj:
+    if schieber_fields and "stoeck" in obj:
         if obj["stoeck"] is not None:
             _player(obj["stoeck"], "stoeck", spec.players)
         out["stoeck"] = obj["stoeck"]
-    if spec.bidding == "none":
+    if spec.bidding == "none" and spec.kind != KIND_SIDI:
         out.update(_parse_discard_outcome(obj, rules))
     per_side = {"contract": ("points", "score"), "declaration": ("points", "score"),
                 "prediction": ("points", "penalties"),
                 "none": ("points", "result" if spec.kind == KIND_MITTLERE else "score")}[spec.bidding]
-    side_names = "[team0, team1]" if spec.sides == 2 else "one per player"
+    side_names = "one per player" if spec.teams == TEAMS_NONE else "[team0, team1]"
     for key in per_side:
         if key in obj:
             v = obj[key]
@@ -748,12 +780,19 @@ def _parse_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
 # -------------------------------------------------------------------------------------- replay
 def _replay(rec: _Record, report: Callable[..., None]) -> None:
     """Stage 2: replay a well-formed record with the engine and report every disagreement."""
-    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.bidding, rec.trump_card, rec.trump, rec.sheets)
+    r = _start_replay(rec.rules, rec.hands, rec.dealer, rec.bidding, rec.trump_card, rec.trump, rec.sheets,
+                      rec.stock)
     for t, trick in enumerate(rec.tricks, 1):
         if trick.leader != r.leader:
             report(f"play out of turn: leader: record says player {trick.leader}, engine computes "
                    f"player {r.leader} (the winner of trick {t - 1}); the replay stops here", t)
             return
+        if t == rec.exchange:                     # ---- Sidi: the leader exchanges before his card
+            if not r.legal_mask() >> SIDI_EXCHANGE & 1:
+                report(f"illegal exchange: player {r.leader} may not exchange the trump 6 before trick {t} "
+                       f"(he must hold it, lead, and the stock must have cards); the replay stops here", t)
+                return
+            r.step(SIDI_EXCHANGE)
         for i, (player, card, legal) in enumerate(trick.plays, 1):
             engine_legal = _legal_cards(r)
             if legal is not None and legal != engine_legal:
@@ -865,6 +904,35 @@ def _parse_discard_outcome(obj: dict[str, Any], rules: Rules) -> dict[str, Any]:
             out["stoeck"] = obj["stoeck"]
     return out
 # --- end Mittlere and Molotow
+
+
+# ====================================================================================== Sidi
+# --- Sidi (project rules, docs/sidi.md): the turned card, the stock and the exchange
+#: the action that exchanges the trump 6 for the face-up card
+SIDI_EXCHANGE = 36
+
+
+def _parse_sidi_deal(obj: dict[str, Any], hands: list[int]) -> tuple[list[str], int]:
+    """Sidi's stock (the 20 undealt cards, top first, the turned trump card last) and the exchange
+    trick (0 = none)."""
+    stock = obj["stock"]
+    undealt = ALL_CARDS_MASK & ~(hands[0] | hands[1])
+    if not isinstance(stock, list) or _card_set(stock, "stock") != undealt:
+        raise _Malformed(f"stock must list the {undealt.bit_count()} cards not in the hands, each once, "
+                         f"top first (the turned trump card last), got {_kind(stock)}")
+    if obj["trump_card"] != stock[-1]:
+        raise _Malformed(f"trump_card {_kind(obj['trump_card'])} must be the last card of the stock "
+                         f"({stock[-1]}): the turned card lies face up under it")
+    exchange = obj.get("exchange")
+    if exchange is None:
+        return stock, 0
+    last = len(stock) // 2
+    if (not isinstance(exchange, dict) or set(exchange) != {"trick"} or not _is_int(exchange["trick"])
+            or not 1 <= exchange["trick"] <= last):
+        raise _Malformed(f"exchange must be {{\"trick\": t}} with t 1..{last} (the trick its player then "
+                         f"leads; the stock lasts {last} tricks) or null, got {_kind(exchange)}")
+    return stock, exchange["trick"]
+# --- end Sidi
 
 
 # ====================================================================================== CLI

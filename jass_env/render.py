@@ -47,7 +47,7 @@ from . import core
 from .cards import CONTRACT_NAMES, SUIT_SYMBOLS, card_id, card_symbol, cards_of
 from .game import Round
 from .rules import Rules, make_rules
-from .spec import KIND_MOLOTOW
+from .spec import KIND_MOLOTOW, KIND_SIDI
 
 ShowHands = Literal["all"] | int | None
 
@@ -83,6 +83,8 @@ def render_table(state: np.ndarray, rules: str | Rules | None = None,
         lines = _differenzler_lines(view, rules, show_hands)
     elif rules.spec.bidding == "declaration":      # ---- Coiffeur (issue 15)
         lines = _coiffeur_lines(view, rules, show_hands)
+    elif rules.spec.kind == KIND_SIDI:             # ---- Sidi
+        lines = _sidi_lines(view, rules, show_hands)
     elif rules.spec.bidding == "none":
         lines = _discard_lines(view, rules, show_hands)
     else:
@@ -302,6 +304,62 @@ def _discard_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) ->
         lines.append(line)
     return lines
 # --- end Mittlere and Molotow
+
+
+# --- Sidi (project rules)
+def _sidi_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -> list[str]:
+    """Sidi: the open trump card and the stock, the exchange, the hands (with the cards a seat
+    is known to hold), tricks, Weis, Stöck, points and the game to the target."""
+    from .kernel import sidi_known_cards
+
+    everything = show_hands == "all"
+    r = Round(rules, state=view.st)
+    lines = [_head(view, f"{rules.spec.title} ({rules.name})", "")]
+    trump = f"Trump: {SUIT_SYMBOLS[view.contract]}, turned card {card_symbol(view.trump_card)}"
+    if r.face_up_card is not None:
+        trump += f"; stock {r.stock_left} cards on {card_symbol(card_id(r.face_up_card))} (face up)"
+    else:
+        trump += "; stock empty (follow suit)"
+    ex = r.exchange
+    if ex is not None:
+        trump += f"; {player_name(ex['player'])} exchanged the trump 6 before trick {ex['trick']}"
+    lines.append(trump)
+    for p in range(view.players):
+        known = int(sidi_known_cards(view.st, p))
+        shown = everything or show_hands == p
+        extra = f" | known to hold {hand_text(known)}" if known and not shown else ""
+        lines.append(_hand_line(view, p, player_name(p), show_hands) + extra)
+    lines += _trick_lines(view)
+    if rules.weis:
+        weis = r.weis()
+        if view.weis_team is None:
+            lines.append("Weis: none")
+        elif view.trick_number >= 1 or everything:
+            items = " · ".join(f"{' '.join(card_symbol(card_id(x)) for x in w['cards'])} ({w['points']})"
+                               for w in weis)
+            lines.append(f"Weis: {player_name(view.weis_team)} {items}; scores "
+                         f"{view.weis_points[view.weis_team]}")
+        else:
+            lines.append("Weis: declared, shown after trick 1")
+    sp = view.stoeck_player
+    if sp is not None and (view.stoeck_shown or everything):
+        lines.append(f"Stöck: {player_name(sp)} (+{rules.stoeck}, "
+                     f"{'shown' if view.stoeck_shown else 'not shown yet'})")
+    pts, tw, sc = view.points, view.tricks_won, view.score
+    lines.append(f"Points: {player_name(0)} {pts[0]} · {player_name(1)} {pts[1]} | tricks {tw[0]} : "
+                 f"{tw[1]} | round score {sc[0]} : {sc[1]}")
+    if view.match_team is not None:
+        lines.append(f"All {rules.spec.tricks} tricks: {player_name(view.match_team)} +{rules.match_bonus}")
+    if view.is_match:
+        target = f"target {rules.target}" if rules.target else f"{rules.match_rounds} rounds"
+        ms = view.match_score
+        line = (f"Game: {player_name(0)} {ms[0]} · {player_name(1)} {ms[1]} ({target}, "
+                f"{view.rounds_done} rounds completed)")
+        if view.match_winner in (0, 1):
+            line += f": {player_name(view.match_winner)} wins"
+        lines.append(line)
+    return lines
+# --- end Sidi
 
 
 __all__ = ["render_table", "hand_text", "player_name", "SUIT_SYMBOLS"]

@@ -28,6 +28,11 @@ Differenzler (n players alone; the round's score of a player is his penalty, low
     winner (lowest total penalty; ties play on, so there is one) gets +1 and every other player
     -1/(n-1); 0 at the other round ends.
 
+Sidi-Jass for two (two players alone, higher is better): Schieber's three kinds with one player
+per side, ``r[0] = -r[1]``: ``"points"`` (own round score minus the opponent's / 157 when the
+round ends), ``"win"`` (+1 / -1 / 0 for the round; in match episodes for the game to 1000) and
+``"tricks"`` (the change of that difference after every action).
+
 ``"tricks"`` does not exist in Differenzler: a penalty is only known when the round ends.
 
 Coiffeur (teams as Schieber; only the declaring team writes a row; ``r[0] = r[2] = -r[1] = -r[3]``):
@@ -67,6 +72,7 @@ from .spec import (
     KIND_MITTLERE,
     KIND_MOLOTOW,
     KIND_SCHIEBER,
+    KIND_SIDI,
     ROUND_POINTS,
 )
 
@@ -78,7 +84,8 @@ MITTLERE_REWARD_SCALE = 2.0
 #: the kinds each rules family has, by spec.KIND_*
 _KINDS_OF_FAMILY = {KIND_SCHIEBER: REWARD_KINDS, KIND_DIFFERENZLER: ("points", "win"),
                     KIND_COIFFEUR: ("points", "win"),
-                    KIND_MITTLERE: ("points", "win"), KIND_MOLOTOW: ("points", "win")}
+                    KIND_MITTLERE: ("points", "win"), KIND_MOLOTOW: ("points", "win"),
+                    KIND_SIDI: REWARD_KINDS}      # ---- Sidi: as Schieber's, one player a side
 
 
 def reward_kinds(rules: Rules | None = None) -> tuple[str, ...]:
@@ -102,7 +109,7 @@ def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, ou
     """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
     per player of the game)."""
     family = rp[RP_KIND]
-    if family == KIND_SCHIEBER:
+    if family == KIND_SCHIEBER or family == KIND_SIDI:    # Sidi: two sides of one player each
         _schieber_step(st, action, rp, kind, out, REWARD_SCALE)
     elif family == KIND_COIFFEUR:                     # ---- Coiffeur (issue 15)
         _coiffeur_step(st, action, rp, kind, out)
@@ -115,7 +122,8 @@ def step_with_rewards(st: np.ndarray, action: int, rp: np.ndarray, kind: int, ou
 @njit(cache=True, inline="always")
 def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: np.ndarray,
                    scale: float) -> None:
-    """Team rewards (score differences / ``scale``: 157 in Schieber, Coiffeur's own scale)."""
+    """Team rewards (score differences / ``scale``: 157 in Schieber, Coiffeur's own scale): side
+    0 (the even seats) gets ``r``, side 1 (the odd seats) ``-r``; Sidi's two players are the sides."""
     before = kernel.score_of(st, 0) - kernel.score_of(st, 1)
     core.apply_action(st, action, rp)
     after = kernel.score_of(st, 0) - kernel.score_of(st, 1)
@@ -130,10 +138,8 @@ def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: 
             r = 1.0 if w == 0 else (-1.0 if w == 1 else 0.0)
         else:
             r = 1.0 if after > 0 else (-1.0 if after < 0 else 0.0)
-    out[0] = r
-    out[1] = -r
-    out[2] = r
-    out[3] = -r
+    for p in range(kernel.n_players(rp)):
+        out[p] = r if p % 2 == 0 else -r
 
 
 @njit(cache=True, inline="always")

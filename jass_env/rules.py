@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .cards import CONTRACTS, NATURAL_RANKS, RANKS
-from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_SCHIEBER, SPECS, GameSpec
+from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_SCHIEBER, KIND_SIDI, SPECS, GameSpec
 
 
 class RulesError(ValueError):
@@ -51,6 +51,10 @@ TRUMP_FIRST_DISCARD = 3
 NO_TRUMP_HANDS = ("obenabe", "annul")
 NO_TRUMP_OBENABE, NO_TRUMP_ANNUL = range(2)
 # --- end Mittlere and Molotow
+# --- Sidi (project rules): "open_card" = the suit of the card turned face up under the stock
+TRUMP_MODES = TRUMP_MODES + ("open_card",)
+TRUMP_OPEN_CARD = 4
+# --- end Sidi
 #: Differenzler predictions: "hidden" until the round ends, or "open" once made
 PREDICTIONS = ("hidden", "open")
 #: Differenzler's -10 for an exact 0: "never", or "zero_point_trick" (with a trick won)
@@ -149,7 +153,8 @@ class Rules:
     @staticmethod
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
-        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3."""
+        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3,
+        sidi."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -386,7 +391,7 @@ def _validate_for_game(r: Rules) -> None:
         raise RulesError(f"bad value {r.trump_mode!r} for rule switch 'trump_mode' in {r.game}; "
                          f"allowed: {', '.join(_TRUMP_MODES_OF_GAME[r.game])}")
     _validate_coiffeur(r)
-    if r.spec.kind != KIND_SCHIEBER and r.match_rounds == 0:
+    if r.spec.kind not in (KIND_SCHIEBER, KIND_SIDI) and r.match_rounds == 0:   # Sidi: to a target
         raise RulesError(f"bad value 0 for rule switch 'match_rounds' in {r.game}: a game is a fixed "
                          f"number of rounds; allowed: an integer 1..10000")
 
@@ -433,6 +438,17 @@ MOLOTOW = dataclasses.replace(
 PRESETS["molotow"] = MOLOTOW
 PRESETS["molotow3"] = dataclasses.replace(MOLOTOW, name="molotow3", game="molotow3")
 # --- end Mittlere and Molotow
+# --- Sidi-Jass for two (project rules, docs/sidi.md): trump by the open card; card play, Weis,
+# Stöck, the bonus for all 18 tricks (match_bonus) and the game to the target (1000, official
+# finish) as Schieber's switches say; what has no meaning for two players alone stays fixed
+_FIXED_IN_GAME["sidi"] = {"contracts": ("D", "H", "S", "C"), "push": False, "leader_after_push": "forehand",
+                          "multipliers": (1, 1, 1, 1, 1, 1), "bergpreis": 0, "first_forehand": "random",
+                          "predictions": "hidden", "zero_bid_bonus": "never", "no_trump_hand": "obenabe",
+                          "ou_card_values": True}
+_TRUMP_MODES_OF_GAME["sidi"] = ("open_card",)
+PRESETS["sidi"] = dataclasses.replace(SCHIEBER, name="sidi", game="sidi", **_FIXED_IN_GAME["sidi"],
+                                      trump_mode="open_card")
+# --- end Sidi
 
 
 def presets_of(game: str) -> tuple[str, ...]:

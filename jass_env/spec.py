@@ -22,6 +22,7 @@ coiffeur10      4       pairs     9      9      declared row     59      a row o
 mittlere        3       none      12     12     first discard    36      Striche − Nullen (place)
 molotow         4       none      9      9      first discard    36      points + table − hand Weis
 molotow3        3       none      12     12     first discard    36      points + table − hand Weis
+sidi            2       none      8      18     open card        37      points + Weis + Stöck
 =============== ======= ========= ====== ====== ================ ======= =====================
 
 The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
@@ -46,6 +47,9 @@ KIND_COIFFEUR = 2
 # --- Mittlere and Molotow (issue 17): trump fixed by the first discard (jass_env.first_discard)
 KIND_MITTLERE, KIND_MOLOTOW = 3, 4
 # --- end Mittlere and Molotow
+# --- Sidi-Jass for two (project rules, docs/sidi.md): the open trump card and a stock
+KIND_SIDI = 5
+# --- end Sidi
 
 #: points of one round's cards with the last trick's 5 (docs/rules.md "The deck"), in every game of 36 cards
 ROUND_POINTS = 157
@@ -148,6 +152,12 @@ SPECS["molotow3"] = GameSpec("molotow3", "Molotow for three", KIND_MOLOTOW, play
                              teams=TEAMS_NONE, hand_size=12, tricks=12, bidding="none",
                              action_names=CARD_ACTION_NAMES)
 # --- end Mittlere and Molotow
+# --- Sidi-Jass for two (project rules, docs/sidi.md): 2 players of 8 cards, a stock of 20 cards
+# under the open trump card, 18 tricks of 2 cards; action 36 exchanges the trump 6 for the open card
+SIDI_ACTIONS = CARD_ACTION_NAMES + ("exchange trump 6",)
+SPECS["sidi"] = GameSpec("sidi", "Sidi-Jass for two", KIND_SIDI, players=2, teams=TEAMS_NONE,
+                         hand_size=8, tricks=18, bidding="none", action_names=SIDI_ACTIONS)
+# --- end Sidi
 
 #: the family's largest game, which sizes the engine's state layout
 MAX_PLAYERS = max(s.players for s in SPECS.values())

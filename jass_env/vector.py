@@ -50,7 +50,7 @@ from numba import njit, prange
 from . import core, encoding, kernel, rewards
 from .game import IllegalActionError, seed_to_rng_state
 from .rules import RP_KIND, Rules, make_rules
-from .spec import KIND_COIFFEUR, KIND_MITTLERE, KIND_SCHIEBER
+from .spec import KIND_COIFFEUR, KIND_MITTLERE, KIND_SCHIEBER, KIND_SIDI
 
 EPISODES = ("round", "match")
 
@@ -162,11 +162,12 @@ def _first_illegal(legal: np.ndarray, block: np.ndarray, actions: np.ndarray) ->
 @njit(cache=True, inline="always")
 def _round_winner(st: np.ndarray, rp: np.ndarray) -> int:
     """The side that won a finished round, ``sides`` for a tie: Schieber and Mittlere the higher
-    score, Differenzler the lowest penalty, Molotow the lowest score."""
+    score (and Sidi), Differenzler the lowest penalty, Molotow the lowest score."""
     sides = kernel.n_sides(rp)
     best = 0
     tied = False
     higher = rp[RP_KIND] == KIND_SCHIEBER or rp[RP_KIND] == KIND_COIFFEUR or rp[RP_KIND] == KIND_MITTLERE
+    higher = higher or rp[RP_KIND] == KIND_SIDI       # ---- Sidi: the higher score
     for s in range(1, sides):
         a, b = kernel.score_of(st, s), kernel.score_of(st, best)
         if (a > b) if higher else (a < b):

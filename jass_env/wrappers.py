@@ -246,6 +246,7 @@ for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
                    ("coiffeur10", "jass_env/Coiffeur10-v0"),
                    # Mittlere and Molotow (issue 17)
                    ("mittlere", "jass_env/Mittlere-v0"), ("molotow", "jass_env/Molotow-v0"),
-                   ("molotow3", "jass_env/Molotow3-v0")):
+                   ("molotow3", "jass_env/Molotow3-v0"),
+                   ("sidi", "jass_env/Sidi-v0")):            # ---- Sidi
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})
