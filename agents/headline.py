@@ -1,11 +1,13 @@
 """The headline statistic of each game's evaluation, as the evaluation tool reports it.
 
-Team games (Schieber, Coiffeur's deals) are evaluated on duplicate deals: **points per hand**, the
-policy's team score minus the other team's (higher is better). Games played alone are evaluated
-by seat rotation, the evaluated agent's mean score per hand minus its opponents': Differenzler's
-**penalty difference** (lower is better), Mittlere's **result difference** (Striche − Nullen,
-higher is better), Molotow's **score difference** (points + table Weis − hand Weis − Stöck, lower
-is better). The trainer logs the statistic as
+Team games (Schieber) are evaluated on duplicate deals: **points per hand**, the policy's team
+score minus the other team's (higher is better). Games whose unit is the whole game (Coiffeur,
+:func:`agents.whole_games.is_whole_game`) on duplicate deal sequences: **game score difference**,
+the policy team's game score minus the other team's, per game (higher is better). Games played
+alone are evaluated by seat rotation, the evaluated agent's mean score per hand minus its
+opponents': Differenzler's **penalty difference** (lower is better), Mittlere's **result
+difference** (Striche − Nullen, higher is better), Molotow's **score difference** (points + table
+Weis − hand Weis − Stöck, lower is better). The trainer logs the statistic as
 ``eval/<key>_vs_<bot>`` (:mod:`agents.curves` plots it) and picks ``best.pt`` by it.
 """
 
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 
 from jass_env.rules import Rules, make_rules
 from jass_env.spec import KIND_DIFFERENZLER, KIND_MITTLERE, KIND_MOLOTOW
+
+from .whole_games import is_whole_game
 
 
 @dataclass(frozen=True)
@@ -35,17 +39,21 @@ RESULT_DIFF = Statistic("result_diff", "result per hand (Striche - Nullen), poli
                         "result per hand, policy - bots", True)
 SCORE_DIFF = Statistic("score_diff", "score per hand, policy - bots (negative: policy better)",
                        "score per hand, policy - bots", False)
-STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF, RESULT_DIFF, SCORE_DIFF)
+GAME_SCORE_DIFF = Statistic("game_score_diff", "game score per game (policy team - bot team)",
+                            "game score per game (duplicate deal sequences)", True)
+STATISTICS = (POINTS_PER_HAND, PENALTY_DIFF, RESULT_DIFF, SCORE_DIFF, GAME_SCORE_DIFF)
 #: the statistic of each game played alone, by engine kind
 _ALONE = {KIND_DIFFERENZLER: PENALTY_DIFF, KIND_MITTLERE: RESULT_DIFF, KIND_MOLOTOW: SCORE_DIFF}
 
 
 def statistic(rules: str | Rules | None) -> Statistic:
-    """The statistic of the game of ``rules``: team games points per hand, games played alone
-    their own score's difference (module docstring)."""
-    spec = make_rules(rules).spec
-    return POINTS_PER_HAND if spec.team_mode != "none" else _ALONE[spec.kind]
+    """The statistic of the game of ``rules``: whole-game games the game score difference, other
+    team games points per hand, games played alone their own score's difference (module docstring)."""
+    rules = make_rules(rules)
+    if rules.spec.team_mode == "none":
+        return _ALONE[rules.spec.kind]
+    return GAME_SCORE_DIFF if is_whole_game(rules) else POINTS_PER_HAND
 
 
-__all__ = ["Statistic", "POINTS_PER_HAND", "PENALTY_DIFF", "RESULT_DIFF", "SCORE_DIFF", "STATISTICS",
-           "statistic"]
+__all__ = ["Statistic", "POINTS_PER_HAND", "PENALTY_DIFF", "RESULT_DIFF", "SCORE_DIFF", "GAME_SCORE_DIFF",
+           "STATISTICS", "statistic"]
