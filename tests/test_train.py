@@ -307,6 +307,8 @@ def test_coiffeur_trains_by_whole_games_and_reports_the_game_score_over_deal_seq
     for words in ("Game score per game (policy team - bot team)", "whole games (duplicate deal sequences",
                   "--rules coiffeur6 --deals 2"):
         assert words in table, words
+    (curve,) = [c for c in read_curves(run) if c.opponent == "heuristic"]     # the strength plot's
+    assert curve.stat.key == "game_score_diff" and len(curve.points) == 1
 
 
 def test_a_learners_margin_is_positive_when_it_did_better_in_its_games_direction():
