@@ -3,9 +3,10 @@
     .venv/bin/python train.py --config configs/quickstart.yaml [key=value ...] [--stop-after N]
     .venv/bin/python train.py --resume runs/quickstart-20250101-120000 [progress=false ...]
 
-Every game of the family trains here (``rules``: a Schieber preset, ``differenzler`` or
-``differenzler3``); the sizes come from the game (P players, the observation and action layout),
-the bots from :mod:`agents.batched`.
+Every game of the family trains here (``rules``: a Schieber preset, ``differenzler``,
+``coiffeur``, ...); the sizes come from the game (P players, the observation and action layout),
+the bots from :mod:`agents.batched`. ``episode=match`` plays the whole game per episode (Coiffeur's
+unit: every deal until both score sheets are full), the rewards still coming deal by deal.
 
 One iteration: ``rollout_steps`` steps of ``num_envs`` batched games (:class:`VectorJassEnv`, one
 decision per game and step), then ``epochs`` x ``num_minibatches`` PPO updates on the decisions
@@ -25,7 +26,8 @@ that holds files unless ``--overwrite`` is given, which replaces the earlier run
 ``config.yaml`` (resolved config), TensorBoard event files (the warm start's in ``warm_start/``),
 and ``checkpoints/latest.pt`` (every ``checkpoint_every`` iterations and at the end) and
 ``checkpoints/best.pt`` (the best statistic against the heuristic, on the deal set ``eval_seed``:
-points per hand in Schieber, the penalty difference in Differenzler, :mod:`agents.headline`).
+points per hand in Schieber, the game score difference over whole games (duplicate deal
+sequences) in Coiffeur, the penalty difference in Differenzler, :mod:`agents.headline`).
 The folder is created only once the start is validated. At the end,
 :func:`final_results` evaluates both on ``final_eval_deals`` deals of the evaluation tool's set
 ``final_eval_seed`` and writes ``results.json`` and ``results.md`` (the table ``main`` prints),
@@ -91,6 +93,7 @@ from agents.ppo import (
     value_of,
 )
 from agents.trained_for import trained_for
+from agents.whole_games import is_whole_game
 from jass_env.commands import shown_command
 from jass_env.encoding import obs_dim, state_dim
 from jass_env.rules import Rules, make_rules
@@ -249,8 +252,13 @@ def results_table(res: dict[str, Any]) -> str:
     """The final evaluation as a Markdown table (the game's statistic with its 95 % interval)."""
     bots = res["opponents"]
     stat = statistic(res["rules"])
-    alone = make_rules(res["rules"]).spec.team_mode == "none"
-    protocol = "deals, each played in every seat rotation" if alone else "duplicate deals"
+    rules = make_rules(res["rules"])
+    if is_whole_game(rules):
+        protocol = "whole games (duplicate deal sequences: each played twice, the teams swapped)"
+    elif rules.spec.team_mode == "none":
+        protocol = "deals, each played in every seat rotation"
+    else:
+        protocol = "duplicate deals"
     rules_flag = "" if res["rules"] == "schieber" else f" --rules {res['rules']}"
     lines = [f"{stat.text[0].upper()}{stat.text[1:]} of the policy (greedy) on {res['deals']:,} {protocol}, "
              f"rules {res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "

@@ -18,6 +18,11 @@ opponents and its evaluations decide whole batches of observations in one call:
     ``agents.evaluate.deal_seed(seed, i)``, dealer ``i % 4``) played twice, the policy in seats
     0 & 2, then in 1 & 3 on the same cards; per deal the mean of (policy team's score − bot
     team's). Statistic ``points_per_hand`` (higher is better).
+  - whole-game games (Coiffeur, :func:`agents.whole_games.is_whole_game`): **duplicate deal
+    sequences** — the game started from seed ``agents.evaluate.match_seed(seed, k)`` (match
+    episodes: every deal of the game comes from that seed, dealers by the preset's rule) played
+    twice, the policy's team in seats 0 & 2, then in 1 & 3; per sequence the mean of (policy
+    team's game score − bot team's). Statistic ``game_score_diff`` (higher is better).
   - games played alone (Differenzler, Mittlere, Molotow): **seat rotation** — deal ``i`` (dealer
     ``i % n``) played once per rotation ``k`` with the policy in seat ``k`` and the bot in the other
     seats; per deal the policy's mean score minus the bots' mean. Statistic (:mod:`agents.headline`)
@@ -43,12 +48,13 @@ from jass_env.vector import VectorJassEnv
 
 from . import differenzler, heuristic
 from .base import Agent
-from .evaluate import deal_seed
+from .evaluate import deal_seed, match_seed
 from .headline import POINTS_PER_HAND, Statistic, statistic
 from .network import PolicyNet
 from .random_bot import random_actions
 from .registry import make_agent
 from .stats import mean_ci
+from .whole_games import is_whole_game
 
 #: the bots that decide batches (the trainer's bot opponents and evaluation opponents)
 BATCH_BOTS = ("random", "heuristic")
@@ -115,10 +121,11 @@ def greedy_actions(policy: PolicyNet, obs: np.ndarray, mask: np.ndarray, device:
 
 
 def _play(env: VectorJassEnv, policy: PolicyNet, bot: Decide, policy_side: np.ndarray,
-          dealers: np.ndarray, seeds: list[int], device: torch.device) -> np.ndarray:
-    """Play one round in each game of ``env``: the policy in the seats of side ``policy_side[i]``
-    of game ``i``, ``bot`` elsewhere. Returns
-    the round scores (games, sides) int64."""
+          dealers: np.ndarray | None, seeds: list[int], device: torch.device) -> np.ndarray:
+    """Play one episode (a round, or in match episodes the whole game) in each game of ``env``:
+    the policy in the seats of side ``policy_side[i]`` of game ``i``, ``bot`` elsewhere; ``dealers``
+    as :meth:`VectorJassEnv.reset` takes them. Returns the episode's final scores (games, sides)
+    int64."""
     rules = env.rules
     side_of_seat = np.array([rules.spec.side_of(p) for p in range(rules.spec.players)])
     n = env.num_envs
@@ -144,6 +151,17 @@ def _play(env: VectorJassEnv, policy: PolicyNet, bot: Decide, policy_side: np.nd
     return scores
 
 
+def _duplicate(scores: np.ndarray, team: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
+    """Duplicate play's figures from the scores (2 * deals, 2) of games whose policy team is
+    ``team`` (2 * deals,), game ``i`` and ``i + deals`` on the same cards: per deal the mean of
+    (policy team's score − bot team's) (deals,), and per game 1 / 0.5 / 0 for a policy team's
+    higher / equal / lower score (2 * deals,)."""
+    idx = np.arange(team.size)
+    diff = (scores[idx, team] - scores[idx, 1 - team]).astype(np.float64)
+    wins = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+    return (diff[:deals] + diff[deals:]) / 2.0, wins
+
+
 def _result(stat: Statistic, per_deal: np.ndarray, win_key: str, wins: np.ndarray,
             deals: int) -> dict[str, float]:
     ci = mean_ci(per_deal)
@@ -153,26 +171,32 @@ def _result(stat: Statistic, per_deal: np.ndarray, win_key: str, wins: np.ndarra
 
 def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int, seed: int,
                     device: torch.device) -> dict[str, float]:
-    """The greedy ``policy`` against ``bot`` (a batch bot or an agent spec) on ``deals`` deals of
-    the evaluation tool's set ``seed`` (module docstring). Returns the game's statistic
-    (:func:`statistic`: key ``points_per_hand``, ``penalty_diff``, ``result_diff`` or
-    ``score_diff``) with its 95 % t-interval (``ci_low``, ``ci_high``), ``deals``, and team games'
-    ``round_win_rate`` (share of plays the policy's team scored more, ties half) or the games
-    played alone's ``deal_better_rate`` (share of deals where its mean score was better than the
-    bots', ties half)."""
+    """The greedy ``policy`` against ``bot`` (a batch bot or an agent spec) on ``deals`` deals
+    (whole-game games: deal sequences) of the evaluation tool's set ``seed`` (module docstring).
+    Returns the game's statistic (:func:`statistic`: key ``points_per_hand``,
+    ``game_score_diff``, ``penalty_diff``, ``result_diff`` or ``score_diff``) with its 95 %
+    t-interval (``ci_low``, ``ci_high``), ``deals``, and Schieber's ``round_win_rate`` (share of
+    plays the policy's team scored more, ties half), whole-game games' ``game_win_rate`` (share of
+    games the policy's team won, draws half) or the games played alone's ``deal_better_rate``
+    (share of deals where its mean score was better than the bots', ties half)."""
     rules = make_rules(rules)
     stat = statistic(rules)
     decide = _decider(bot, rules, np.random.default_rng(seed), seed)
+    team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (2 * deals,) duplicate: the policy's team
+    if is_whole_game(rules):
+        # the game's winner is the team with the higher game score (a draw when equal)
+        env = VectorJassEnv(2 * deals, rules=rules, episode="match", reward="points", check_actions=False)
+        seeds = [match_seed(seed, k) for k in range(deals)]
+        scores = _play(env, policy, decide, team, None, seeds * 2, device)
+        per_sequence, wins = _duplicate(scores, team, deals)
+        return _result(stat, per_sequence, "game_win_rate", wins, deals)
     seeds = [deal_seed(seed, i) for i in range(deals)]
     if stat is POINTS_PER_HAND:
         n = 2 * deals
         env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
-        team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (n,) the policy's team per game
         scores = _play(env, policy, decide, team, np.arange(n) % deals % 4, seeds * 2, device)
-        idx = np.arange(n)
-        diff = (scores[idx, team] - scores[idx, 1 - team]).astype(np.float64)   # (n,) per play
-        wins = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
-        return _result(stat, (diff[:deals] + diff[deals:]) / 2.0, "round_win_rate", wins, deals)
+        per_deal, wins = _duplicate(scores, team, deals)
+        return _result(stat, per_deal, "round_win_rate", wins, deals)
     players = rules.spec.players
     n = players * deals                                           # game k * deals + i: deal i, rotation k
     env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)

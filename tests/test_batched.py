@@ -15,6 +15,7 @@ from agents.policy import PolicyAgent, default_checkpoint, write_random_checkpoi
 from agents.random_bot import RandomAgent, random_actions, rule_of_thumb_prediction
 from agents.registry import make_agent
 from agents.rotation import evaluate_rotation
+from agents.whole_games import evaluate_games
 from jass_env.rules import make_rules
 from jass_env.vector import VectorJassEnv
 
@@ -159,3 +160,28 @@ def test_the_batched_rotation_equals_the_tool_in_the_first_discard_games(game, k
     assert fast[key] == pytest.approx(slow["difference_A_minus_B"]["mean"], abs=1e-9)
     assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["difference_A_minus_B"]["ci95"], abs=1e-9)
     assert fast["deal_better_rate"] == pytest.approx(slow["share_of_deals_A_better"], abs=1e-12)
+
+
+def test_the_batched_whole_games_equal_the_evaluation_tool_against_the_heuristic(tmp_path):
+    """Coiffeur is evaluated by whole games, as ``python -m agents.evaluate --rules coiffeur6``
+    does: the same deal sequences (every hand of game k from the seed of sequence k), each
+    played twice with the teams swapped, the same per-sequence differences and games won."""
+    game = "coiffeur6"
+    path = write_random_checkpoint(tmp_path / "r.pt", hidden=[32], seed=7, game=game)
+    net, _ = load_policy(path)
+    fast = evaluate_vs_bot(net, "heuristic", game, 3, 5, CPU)
+    slow = evaluate_games(PolicyAgent(path, rules=game), "heuristic", game, games=3, seed=5).summary
+    assert fast["deals"] == 3
+    assert fast["game_score_diff"] == pytest.approx(slow["game_score_diff"], abs=1e-9)
+    assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["ci95"], abs=1e-9)
+    assert fast["game_win_rate"] == pytest.approx(slow["game_win_rate"], abs=1e-12)
+
+
+def test_the_policy_against_itself_nets_zero_over_duplicate_deal_sequences(tmp_path):
+    """Both games of a sequence deal the same hands with the teams swapped: the greedy policy
+    against itself scores the same for either team, so every sequence nets 0."""
+    path = write_random_checkpoint(tmp_path / "p.pt", hidden=[32], seed=5, game="coiffeur6")
+    net, _ = load_policy(path)
+    result = evaluate_vs_bot(net, str(path), "coiffeur6", 2, 1, CPU)
+    assert result["game_score_diff"] == 0.0
+    assert result["game_win_rate"] == 0.5

@@ -289,6 +289,28 @@ def test_a_first_discard_game_trains_against_its_own_heuristic_and_reports_its_s
     assert words in table and "seat rotation" in table and f"--rules {game}" in table
 
 
+def test_coiffeur_trains_by_whole_games_and_reports_the_game_score_over_deal_sequences(tmp_path):
+    """Coiffeur's unit is the whole game: with match episodes the learner plays every deal of a
+    game (rewards deal by deal, one episode until both sheets are full) and the trainer evaluates
+    it as ``python -m agents.evaluate --rules coiffeur6`` does, by duplicate deal sequences."""
+    run = tmp_path / "coiffeur6"
+    cfg = smoke(run, "rules=coiffeur6", "episode=match", "final_eval_deals=2", "eval_deals=2",
+                "total_decisions=2048", "num_envs=4", "rollout_steps=256", "eval_every=0")
+    summary = train.train(cfg)
+    assert summary["statistic"] == "game_score_diff"
+    ckpt = read_checkpoint(run / "checkpoints" / "latest.pt")
+    assert ckpt["trained_for"]["game"] == "coiffeur6"
+    row = json.loads((run / "results.json").read_text())["rows"][0]["heuristic"]
+    assert row["deals"] == 2 and row["ci_low"] <= row["game_score_diff"] <= row["ci_high"]
+    assert row["game_win_rate"] in (0.0, 0.25, 0.5, 0.75, 1.0)          # 4 games, draws half
+    table = (run / "results.md").read_text()
+    for words in ("Game score per game (policy team - bot team)", "whole games (duplicate deal sequences",
+                  "--rules coiffeur6 --deals 2"):
+        assert words in table, words
+    (curve,) = [c for c in read_curves(run) if c.opponent == "heuristic"]     # the strength plot's
+    assert curve.stat.key == "game_score_diff" and len(curve.points) == 1
+
+
 def test_a_learners_margin_is_positive_when_it_did_better_in_its_games_direction():
     """Mittlere: a higher result is better; Differenzler and Molotow: a lower score is."""
     scores = np.array([[2, -1, -1], [-1, 2, -1]])         # (episodes, players)
@@ -444,7 +466,9 @@ def test_bad_config_values_are_named_with_what_is_allowed(override, words, capsy
 
 
 def test_config_files_are_valid_and_unknown_yaml_keys_are_rejected(tmp_path):
-    for name in ("smoke", "quickstart", "default", "gpu"):
+    names = sorted(p.stem for p in (ROOT / "configs").glob("*.yaml"))
+    assert {"smoke", "quickstart", "default", "gpu", "differenzler", "coiffeur"} <= set(names)
+    for name in names:
         cfg = load_config(ROOT / "configs" / f"{name}.yaml")
         assert cfg.iterations >= 1
     bad = tmp_path / "bad.yaml"
