@@ -41,7 +41,8 @@ CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "default.pt"
 #: the shipped policy of each game that has one (the Schieber one is DEFAULT_CHECKPOINT)
 SHIPPED_CHECKPOINTS = {"schieber": DEFAULT_CHECKPOINT, "differenzler": CHECKPOINT_DIR / "differenzler.pt",
-                       "mittlere": CHECKPOINT_DIR / "mittlere.pt", "molotow": CHECKPOINT_DIR / "molotow.pt"}
+                       "mittlere": CHECKPOINT_DIR / "mittlere.pt", "molotow": CHECKPOINT_DIR / "molotow.pt",
+                       "sidi": CHECKPOINT_DIR / "sidi.pt"}
 
 
 def default_checkpoint(rules: str | Rules | None) -> Path | None:
