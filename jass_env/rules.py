@@ -149,7 +149,8 @@ class Rules:
     @staticmethod
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
-        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3."""
+        differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3,
+        schieber6."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -433,6 +434,12 @@ MOLOTOW = dataclasses.replace(
 PRESETS["molotow"] = MOLOTOW
 PRESETS["molotow3"] = dataclasses.replace(MOLOTOW, name="molotow3", game="molotow3")
 # --- end Mittlere and Molotow
+# ---- Schieber for six (docs/schieber6.md): Schieber's rules and every Schieber switch, for six
+# players in two teams of three; its own preset, so SCHIEBER_PRESETS stays the 4-player game's
+_FIXED_IN_GAME["schieber6"] = _FIXED_IN_GAME["schieber"]
+_TRUMP_MODES_OF_GAME["schieber6"] = _TRUMP_MODES_OF_GAME["schieber"]
+PRESETS["schieber6"] = dataclasses.replace(SCHIEBER, name="schieber6", game="schieber6")
+# ---- end Schieber for six
 
 
 def presets_of(game: str) -> tuple[str, ...]:

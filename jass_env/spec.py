@@ -22,6 +22,7 @@ coiffeur10      4       pairs     9      9      declared row     59      a row o
 mittlere        3       none      12     12     first discard    36      Striche − Nullen (place)
 molotow         4       none      9      9      first discard    36      points + table − hand Weis
 molotow3        3       none      12     12     first discard    36      points + table − hand Weis
+schieber6       6       alternate 6      6      chosen (or push) 43      team points
 =============== ======= ========= ====== ====== ================ ======= =====================
 
 The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
@@ -148,6 +149,12 @@ SPECS["molotow3"] = GameSpec("molotow3", "Molotow for three", KIND_MOLOTOW, play
                              teams=TEAMS_NONE, hand_size=12, tricks=12, bidding="none",
                              action_names=CARD_ACTION_NAMES)
 # --- end Mittlere and Molotow
+# ---- Schieber for six (the project's own rules, docs/schieber6.md): Schieber's rules and actions
+# for 6 players in two teams of three ({0, 2, 4} against {1, 3, 5}), 6 cards each, 6 tricks
+SPECS["schieber6"] = GameSpec("schieber6", "Schieber for six", KIND_SCHIEBER, players=6,
+                              teams=TEAMS_ALTERNATE, hand_size=6, tricks=6, bidding="contract",
+                              action_names=SCHIEBER_ACTIONS)
+# ---- end Schieber for six
 
 #: the family's largest game, which sizes the engine's state layout
 MAX_PLAYERS = max(s.players for s in SPECS.values())
