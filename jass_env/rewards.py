@@ -130,10 +130,8 @@ def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: 
             r = 1.0 if w == 0 else (-1.0 if w == 1 else 0.0)
         else:
             r = 1.0 if after > 0 else (-1.0 if after < 0 else 0.0)
-    out[0] = r
-    out[1] = -r
-    out[2] = r
-    out[3] = -r
+    for p in range(kernel.n_players(rp)):         # team 0 = the even seats, team 1 the odd ones
+        out[p] = r if p % 2 == 0 else -r
 
 
 @njit(cache=True, inline="always")

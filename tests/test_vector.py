@@ -34,6 +34,8 @@ def _pick(rng: np.random.Generator, mask_row: np.ndarray) -> int:
 EQUIVALENCE_PRESETS = sorted(SCHIEBER_PRESETS) + ["differenzler", "differenzler3"]
 # Mittlere and Molotow (issue 17)
 EQUIVALENCE_PRESETS += ["mittlere", "molotow", "molotow3"]
+# Schieber for six
+EQUIVALENCE_PRESETS += ["schieber6"]
 
 
 @pytest.mark.parametrize("episode", ["round", "match"])
