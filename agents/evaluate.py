@@ -98,27 +98,41 @@ def match_seed(set_seed: int, pair_index: int) -> int:
 
 @dataclass(frozen=True)
 class Deal:
-    """One frozen deal: its index in the set, seed, dealer (index % 4) and the 4 hand bitboards."""
+    """One frozen deal: its index in the set, seed, dealer (index % players) and the hand
+    bitboards (4 in Schieber, 6 in Schieber for six)."""
 
     index: int
     seed: int
     dealer: int
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
 
 
-def make_deal(set_seed: int, index: int) -> Deal:
-    """Deal ``index`` of the set ``set_seed``: hands shuffled by the engine from the deal seed."""
+def make_deal(set_seed: int, index: int, game: str = "schieber") -> Deal:
+    """Deal ``index`` of the set ``set_seed`` for a team game (``schieber``, ``schieber6``): hands
+    shuffled by the engine from the deal seed."""
     s = deal_seed(set_seed, index)
     st = core.new_state(seed_to_rng_state(s))
-    schieber = SPECS["schieber"]
-    hands = np.zeros(schieber.players, dtype=np.int64)
-    deal(st, hands, schieber.players, schieber.hand_size)
-    return Deal(index, s, index % 4, tuple(int(h) for h in hands[:schieber.players]))
+    spec = SPECS[game]
+    hands = np.zeros(spec.players, dtype=np.int64)
+    deal(st, hands, spec.players, spec.hand_size)
+    return Deal(index, s, index % spec.players, tuple(int(h) for h in hands[:spec.players]))
 
 
-def make_deal_set(n: int, set_seed: int) -> list[Deal]:
+def make_deal_set(n: int, set_seed: int, game: str = "schieber") -> list[Deal]:
     """The first ``n`` deals of the set ``set_seed``."""
-    return [make_deal(set_seed, i) for i in range(n)]
+    return [make_deal(set_seed, i, game) for i in range(n)]
+
+
+def _deal_game(rules: Rules) -> str:
+    """The game whose deals a team game's evaluation plays: Schieber's 4 × 9 (Coiffeur too), or
+    Schieber for six's 6 × 6."""
+    return rules.game if rules.game == "schieber6" else "schieber"
+
+
+def seating(team_a: Sequence[Agent], team_b: Sequence[Agent], a_team: int, players: int) -> list[Agent]:
+    """The agent of every seat when A holds the seats of team ``a_team`` (0: 0, 2, ...; 1: 1, 3,
+    ...): seat p gets its team's agent number p // 2."""
+    return [(team_a if p % 2 == a_team else team_b)[p // 2] for p in range(players)]
 
 
 def deal_set_hash(deals: Sequence[Deal], rules: Rules) -> str:
@@ -207,17 +221,18 @@ class DealResult:
 
 def play_duplicate(rules: Rules, deal: Deal, team_a: Sequence[Agent], team_b: Sequence[Agent],
                    set_seed: int, keep_rounds: list[Round] | None = None) -> DealResult:
-    """Play ``deal`` twice: A (``team_a[0]``, ``team_a[1]``) in seats 0 and 2, then in seats 1 and 3.
+    """Play ``deal`` twice: A (``team_a[0]``, ``team_a[1]``, ...) in seats 0, 2, ..., then in seats
+    1, 3, ....
 
     Agents are reset before each play with :func:`seat_seed` of the seat they sit in, so the agent
     holding a given hand draws the same random numbers in both plays. Finished rounds are appended
     to ``keep_rounds`` when given (tests).
     """
-    seeds = [seat_seed(set_seed, deal.index, s) for s in range(4)]
+    players = rules.spec.players
+    seeds = [seat_seed(set_seed, deal.index, s) for s in range(players)]
     out = []
     for a_team in (0, 1):
-        seats = ([team_a[0], team_b[0], team_a[1], team_b[1]] if a_team == 0
-                 else [team_b[0], team_a[0], team_b[1], team_a[1]])
+        seats = seating(team_a, team_b, a_team, players)
         _reset_agents(seats, seeds)
         rnd = play_deal(rules, deal, seats)
         if keep_rounds is not None:
@@ -236,7 +251,7 @@ class MatchResult:
 
     index: int
     seed: int
-    a_seats: str              # "0&2" or "1&3"
+    a_seats: str              # "0&2" or "1&3" (six players: "0&2&4" or "1&3&5")
     score_A: int
     score_B: int
     rounds: int
@@ -248,8 +263,8 @@ def play_match(rules: Rules, index: int, team_a: Sequence[Agent], team_b: Sequen
     """Match ``index``: matches 2k and 2k+1 share the seed ``match_seed(set_seed, k)`` with A in
     seats 0&2, then 1&3. Agents are reset before every round with seeds of (match, round, seat)."""
     a_team = index % 2
-    seats = ([team_a[0], team_b[0], team_a[1], team_b[1]] if a_team == 0
-             else [team_b[0], team_a[0], team_b[1], team_a[1]])
+    players = rules.spec.players
+    seats = seating(team_a, team_b, a_team, players)
     seed = match_seed(set_seed, index // 2)
     m = Match(rules, seed=seed)
     current = -1
@@ -257,14 +272,14 @@ def play_match(rules: Rules, index: int, team_a: Sequence[Agent], team_b: Sequen
         st = m.state
         if int(rounds_done(st)) != current:
             current = int(rounds_done(st))
-            _reset_agents(seats, [_hash_seed(set_seed, 3, index // 2, current, s) for s in range(4)])
+            _reset_agents(seats, [_hash_seed(set_seed, 3, index // 2, current, s) for s in range(players)])
         try:
             m.step(_act(seats[int(to_move(st))], st, rules))
         except IllegalActionError as e:  # _act already checked legality; kept for safety
             raise EvaluationError(str(e)) from e
     w = m.winner
     result = 0.5 if w == 2 else (1.0 if w == a_team else 0.0)
-    return MatchResult(index, seed, "0&2" if a_team == 0 else "1&3", m.scores[a_team],
+    return MatchResult(index, seed, "&".join(map(str, range(a_team, players, 2))), m.scores[a_team],
                        m.scores[1 - a_team], int(rounds_done(m.state)), result)
 
 
@@ -323,14 +338,15 @@ def _hms(seconds: float) -> str:
 
 # ---------------------------------------------------------------------------------- one pair
 def build_team(agent: Any, rules: Rules) -> list[Agent]:
-    """Two seat agents from a spec (two instances), a zero-arg factory (two calls), or an
-    instance (shared by both seats)."""
+    """A team's seat agents (two; three in Schieber for six) from a spec (one instance each), a
+    zero-arg factory (one call each), or an instance (shared by every seat)."""
+    size = max(2, rules.spec.players // 2)
     if isinstance(agent, str):
-        return [make_agent(agent, rules), make_agent(agent, rules)]
+        return [make_agent(agent, rules) for _ in range(size)]
     if isinstance(agent, Agent) or hasattr(agent, "act"):
-        return [agent, agent]
+        return [agent] * size
     if callable(agent):
-        return [agent(), agent()]
+        return [agent() for _ in range(size)]
     raise TypeError(f"an agent must be a spec string, an Agent or a factory, got {type(agent).__name__}")
 
 
@@ -343,7 +359,8 @@ def _worker_init(spec_a: str, spec_b: str, rules: Rules, set_seed: int) -> None:
 
 def _worker_deals(indices: Sequence[int]) -> list[DealResult]:
     w = _WORKER
-    return [play_duplicate(w["rules"], make_deal(w["set_seed"], i), w["a"], w["b"], w["set_seed"])
+    return [play_duplicate(w["rules"], make_deal(w["set_seed"], i, _deal_game(w["rules"])), w["a"], w["b"],
+                           w["set_seed"])
             for i in indices]
 
 
@@ -386,7 +403,7 @@ def evaluate_pair(agent_a: Any, agent_b: Any, rules: str | Rules | None = None, 
     la = label_a or (agent_a if isinstance(agent_a, str) else getattr(agent_a, "name", "A"))
     lb = label_b or (agent_b if isinstance(agent_b, str) else getattr(agent_b, "name", "B"))
     t0 = time.monotonic()
-    deal_set = make_deal_set(deals, seed)
+    deal_set = make_deal_set(deals, seed, _deal_game(rules))
     team_a, team_b = build_team(agent_a, rules), build_team(agent_b, rules)
     bar = Progress(deals + matches, f"{la} vs {lb}", enabled=progress)
     if workers > 1:

@@ -46,7 +46,8 @@ from jass_env.kernel import (
     possible_holding,
     trick_winner_position,
 )
-from jass_env.rules import RP_VALUES, Rules, make_rules
+from jass_env.rules import RP_PLAYERS, RP_TRICKS, RP_VALUES, Rules, make_rules
+from jass_env.spec import MAX_PLAYERS
 
 from .base import Agent, checked_action
 from .view import (
@@ -168,7 +169,7 @@ def possible_cards(p: int, unseen: int, voids: np.ndarray, known: np.ndarray, co
     known to be in q's hand (public Weis cards not yet played).
     """
     others = np.int64(0)
-    for q in range(4):
+    for q in range(known.shape[0]):
         if q != p:
             others |= known[q]
     m = unseen & ~others & possible_holding(voids[p], contract, rp)
@@ -203,8 +204,9 @@ def heuristic_card(hand: int, played: int, trick: np.ndarray, n: int, me: int, l
 
     hand: my cards (mask); played: every card played this round, current trick included (mask);
     trick/n: the current trick's cards in play order and their count; me/leader/declarer: seats
-    (any consistent numbering, absolute or relative); voids/known: int64[4] per seat (see
-    :func:`possible_cards`); legal_mask: the legal cards if known (0 = compute them here).
+    (any consistent numbering, absolute or relative, of the game's players: 4, or 6 in Schieber
+    for six, whose teams alternate as in Schieber); voids/known: int64 per seat, at least players
+    long (see :func:`possible_cards`); legal_mask: the legal cards if known (0 = compute them here).
     """
     legal = legal_cards(hand, trick, n, contract, rp)
     if legal_mask:
@@ -228,17 +230,29 @@ def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, 
     tmask = SUIT_MASK[contract] if trump_game else np.int64(0)
     remaining = ALL_CARDS & ~played            # not yet played (mine included)
     unseen = remaining & ~hand
-    partner = (me + 2) % 4
-    opp1 = (me + 1) % 4
-    opp2 = (me + 3) % 4
-    poss1 = possible_cards(opp1, unseen, voids, known, contract, rp)
-    poss2 = possible_cards(opp2, unseen, voids, known, contract, rp)
+    players = rp[RP_PLAYERS]
+    lead_suit = trick[0] // 9 if n > 0 else -1
+    # the opponents (the seats an odd number after me: teams alternate): what they may hold
+    # together, the suits one of them may ruff (void there, maybe holding trumps), and the
+    # strongest card one still to play in this trick may hold
+    poss_opp = np.int64(0)
+    ruff_suits = 0
+    opp_max = -1
+    for k in range(1, players, 2):
+        poss = possible_cards((me + k) % players, unseen, voids, known, contract, rp)
+        poss_opp |= poss
+        if trump_game and (poss & tmask):
+            for s in range(4):
+                if (poss & SUIT_MASK[s]) == 0:
+                    ruff_suits |= 1 << s
+        if n > 0 and k < players - n:
+            opp_max = max(opp_max, _max_strength(poss, lead_suit, contract))
 
     if n == 0:
         # ---------------------------------------------------------------- leading
         if trump_game:
             my_trumps = hand & tmask
-            if declarer % 2 == me % 2 and ((poss1 | poss2) & tmask) and my_trumps:
+            if declarer % 2 == me % 2 and (poss_opp & tmask) and my_trumps:
                 top = highest(my_trumps, contract)
                 if top == highest(remaining & tmask, contract):
                     return top
@@ -254,10 +268,8 @@ def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, 
             b = highest(remaining & SUIT_MASK[s], contract)
             if not (hand >> b) & 1:
                 continue
-            if trump_game:                    # an opponent void in s who may hold trumps ruffs
-                if ((poss1 & SUIT_MASK[s]) == 0 and (poss1 & tmask)) or \
-                        ((poss2 & SUIT_MASK[s]) == 0 and (poss2 & tmask)):
-                    continue
+            if (ruff_suits >> s) & 1:        # an opponent void in s who may hold trumps ruffs
+                continue
             k = rp[base + b] * 64 + rank_strength(b, contract)
             if k > best_k:
                 best_k = k
@@ -283,21 +295,12 @@ def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, 
         return lowest(hand, contract, rp)
 
     # -------------------------------------------------------------------- following
-    lead_suit = trick[0] // 9
     wpos = trick_winner_position(trick, n, contract)
     best_str = card_strength(trick[wpos], lead_suit, contract)
-    winner = (leader + wpos) % 4
+    winner = (leader + wpos) % players
     tp = 0
     for i in range(n):
         tp += rp[base + trick[i]]
-    # the strongest card an opponent still to play may hold
-    opp_max = -1
-    for k in range(1, 4 - n):
-        q = (me + k) % 4
-        if q == opp1:
-            opp_max = max(opp_max, _max_strength(poss1, lead_suit, contract))
-        elif q == opp2:
-            opp_max = max(opp_max, _max_strength(poss2, lead_suit, contract))
     # my winning cards: cheapest (non-trump first, fewest points, lowest), safest
     cheap_win = -1
     cheap_k = 1 << 30
@@ -325,7 +328,7 @@ def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, 
             strong_s = s
             strong_win = c
 
-    if winner == partner:
+    if winner % 2 == me % 2:                   # a team-mate wins (I have not played yet)
         if best_str > opp_max:
             # smear: the most valuable non-trump card (never a Bock of equal value first)
             best = -1
@@ -347,7 +350,7 @@ def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, 
         elif cheap_safe >= 0 and tp >= 10:
             return cheap_safe
     else:
-        if n == 3 and cheap_win >= 0:
+        if n == players - 1 and cheap_win >= 0:
             return cheap_win
         if cheap_safe >= 0:
             if not (trump_game and cheap_safe // 9 == contract) or tp >= 10:
@@ -383,13 +386,15 @@ def heuristic_action(v: np.ndarray, rp: np.ndarray) -> int:
     phase = v[V_PHASE]
     if phase == 0 or phase == 1:
         return choose_contract(v[V_HAND], legal)
-    played = v[V_PLAYED] | v[V_PLAYED + 1] | v[V_PLAYED + 2] | v[V_PLAYED + 3]
-    voids = np.empty(4, dtype=np.int64)
-    known = np.empty(4, dtype=np.int64)
-    for r in range(4):
+    played = np.int64(0)
+    for r in range(MAX_PLAYERS):
+        played |= v[V_PLAYED + r]
+    voids = np.empty(MAX_PLAYERS, dtype=np.int64)
+    known = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for r in range(MAX_PLAYERS):
         voids[r] = v[V_VOIDS + r]
         known[r] = v[V_WEIS + r] & ~played
-    trick = v[V_TRICK:V_TRICK + 4]
+    trick = v[V_TRICK:V_TRICK + MAX_PLAYERS]
     return heuristic_card(v[V_HAND], played, trick, v[V_N_TRICK], 0, v[V_LEADER], v[V_CONTRACT],
                           v[V_DECLARER], voids, known, rp, legal & ALL_CARDS)
 
@@ -398,7 +403,8 @@ def heuristic_action(v: np.ndarray, rp: np.ndarray) -> int:
 def heuristic_actions(obs: np.ndarray, mask: np.ndarray, rp: np.ndarray) -> np.ndarray:
     """The heuristic's action for each row of a batch, decided from the observation only.
 
-    obs: (N, OBS_DIM) float32 observations; mask: (N, 43) bool/int legal-action masks (every row
+    obs: (N, obs_dim) float32 observations (Schieber's or Schieber for six's, as ``rp`` says);
+    mask: (N, 43) bool/int legal-action masks (every row
     needs a legal action); rp: the rules' params. Returns (N,) int64 actions (what
     :meth:`HeuristicAgent.act` returns for each row), e.g. for bot seats in a batched env.
     """
@@ -406,7 +412,7 @@ def heuristic_actions(obs: np.ndarray, mask: np.ndarray, rp: np.ndarray) -> np.n
     out = np.empty(n, dtype=np.int64)
     v = np.empty(V_SIZE, dtype=np.int64)
     for i in range(n):
-        decode_view(obs[i], mask[i], v)
+        decode_view(obs[i], mask[i], v, rp[RP_PLAYERS], rp[RP_TRICKS])
         out[i] = heuristic_action(v, rp)
     return out
 
@@ -422,7 +428,7 @@ class HeuristicAgent(Agent):
         self.rp = self.rules.params
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
-        v = decode(obs)
+        v = decode(obs, players=self.rules.spec.players)
         if v[V_LEGAL] == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")
         return checked_action(int(heuristic_action(v, self.rp)), int(v[V_LEGAL]), self.name)

@@ -11,7 +11,8 @@ For a card decision with more than one legal card:
    dead end restarts, and after :data:`MAX_TRIES` restarts the void constraints are dropped, so
    sampling never hangs.
 2. **Evaluate** each legal card in every world: build the world's state with
-   :func:`jass_env.core.set_play_position` (seats relative to the searcher, who is player 0),
+   :func:`jass_env.core.set_play_position` (seats relative to the searcher, who is player 0; 4
+   players, or 6 in Schieber for six),
    apply the card with :func:`jass_env.core.apply_action` and play the round out with the rollout
    policy: the compiled heuristic (:func:`agents.heuristic.heuristic_card`, each player using only
    its own hand of the world plus public information) or uniformly random legal cards.
@@ -35,7 +36,8 @@ from numba import njit
 
 from jass_env import core, kernel
 from jass_env.kernel import ALL_CARDS, PHASE_PLAY, popcount
-from jass_env.rules import Rules, make_rules
+from jass_env.rules import RP_HAND_SIZE, RP_PLAYERS, Rules, make_rules
+from jass_env.spec import MAX_PLAYERS
 
 from .base import Agent, checked_action
 from .heuristic import heuristic_action, heuristic_card
@@ -66,19 +68,22 @@ STATE_SIZE = core.state_size()
 
 @njit(cache=True)
 def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> int:
-    """Deal the unseen cards of a compact seat view ``v`` to relative seats 1..3 (into ``hands``).
+    """Deal the unseen cards of a compact seat view ``v`` to relative seats 1..players-1 (into
+    ``hands``).
 
-    ``hands`` (int64[4]) receives the four hands by relative seat (``hands[0]`` = my hand).
-    Returns the number of restarts used; ``MAX_TRIES + 1`` means the voids had to be relaxed.
+    ``hands`` (int64, at least players long) receives every hand by relative seat (``hands[0]`` =
+    my hand). Returns the number of restarts used; ``MAX_TRIES + 1`` means the voids had to be
+    relaxed.
     """
-    return deal_seat_view(v[V_HAND], v[V_PLAYED:V_PLAYED + 4], v[V_VOIDS:V_VOIDS + 4], v[V_WEIS:V_WEIS + 4],
-                          4, 9, v[V_CONTRACT], rp, rng, hands)
+    return deal_seat_view(v[V_HAND], v[V_PLAYED:V_PLAYED + MAX_PLAYERS], v[V_VOIDS:V_VOIDS + MAX_PLAYERS],
+                          v[V_WEIS:V_WEIS + MAX_PLAYERS], rp[RP_PLAYERS], rp[RP_HAND_SIZE], v[V_CONTRACT],
+                          rp, rng, hands)
 
 
 @njit(cache=True)
 def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.ndarray) -> None:
     """Write into ``st`` (an engine state array) the sampled world: the seat view ``v`` with the
-    hands ``hands`` (int64[4]), players = relative seats (I am player 0, to move).
+    hands ``hands`` (int64, one per player), players = relative seats (I am player 0, to move).
 
     Built by :func:`jass_env.core.set_play_position` (Weis and Stöck left out: fixed by the deal,
     they never change a card choice). Tricks won per team are reconstructed from the card points
@@ -95,8 +100,9 @@ def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.n
     else:
         tricks_won[0] = 1
         tricks_won[1] = trick_no - 1
-    core.set_play_position(st, hands, v[V_PLAYED:V_PLAYED + 4], v[V_VOIDS:V_VOIDS + 4],
-                           v[V_WEIS:V_WEIS + 4], v[V_TRICK:V_TRICK + 4], v[V_N_TRICK], v[V_LEADER],
+    core.set_play_position(st, hands, v[V_PLAYED:V_PLAYED + MAX_PLAYERS], v[V_VOIDS:V_VOIDS + MAX_PLAYERS],
+                           v[V_WEIS:V_WEIS + MAX_PLAYERS], v[V_TRICK:V_TRICK + MAX_PLAYERS], v[V_N_TRICK],
+                           v[V_LEADER],
                            v[V_FOREHAND], v[V_PUSHED], v[V_DECLARER], v[V_CONTRACT], trick_no,
                            v[V_POINTS:V_POINTS + 2], tricks_won, 0, rp)
 
@@ -108,11 +114,13 @@ def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known:
         play_out_random(st, rp, rng)
         return kernel.score_of(st, 0) - kernel.score_of(st, 1)
     contract = kernel.contract(st)
+    players = kernel.n_players(rp)
     while kernel.phase(st) == PHASE_PLAY:
         p = kernel.to_move(st)
-        played = (kernel.played_by(st, 0) | kernel.played_by(st, 1) | kernel.played_by(st, 2)
-                  | kernel.played_by(st, 3))
-        for q in range(4):
+        played = np.int64(0)
+        for q in range(players):
+            played |= kernel.played_by(st, q)
+        for q in range(players):
             known[q] = kernel.weis_cards_of(st, q) & ~played if kernel.trick_number(st) >= 1 else 0
         card = heuristic_card(kernel.hand_of(st, p), played, kernel.current_trick(st),
                               kernel.cards_in_trick(st), p, kernel.leader(st), contract, kernel.declarer(st),
@@ -126,10 +134,10 @@ def pimc_worlds(v: np.ndarray, rp: np.ndarray, n_worlds: int, policy: int, rng: 
                 sums: np.ndarray) -> None:
     """Add, for ``n_worlds`` sampled worlds, each legal card's rollout result to ``sums[card]``."""
     legal = v[V_LEGAL] & ALL_CARDS
-    hands = np.zeros(4, dtype=np.int64)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     world = np.zeros(STATE_SIZE, dtype=np.int64)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    known = np.zeros(4, dtype=np.int64)
+    known = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for _ in range(n_worlds):
         sample_world(v, rp, rng, hands)
         build_world_state(v, hands, rp, world)
@@ -205,7 +213,7 @@ class PIMCAgent(Agent):
         self.last_worlds = 0   # worlds evaluated in the last searched decision
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
-        v = decode(obs)
+        v = decode(obs, players=self.rules.spec.players)
         legal = int(v[V_LEGAL])
         if legal == 0:
             raise ValueError("no legal action in the action mask (the round is over?)")

@@ -28,8 +28,9 @@ search     checkpoint (default agents/checkpoints/default.pt), agents.search.Sea
 =========  ================================================  =====================================
 
 ``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
-each with its own bot. Bot classes are imported only when asked for, so torch is loaded only for
-policy agents.
+each with its own bot; Schieber for six is played by the Schieber bots themselves (they read the
+six-seat observation: :mod:`agents.view`). Bot classes are imported only when asked for, so torch
+is loaded only for policy agents.
 """
 
 from __future__ import annotations

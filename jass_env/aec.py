@@ -25,7 +25,9 @@ Agents
     alone; trump is fixed at the deal, each player predicts his points from forehand to the dealer,
     then the cards are played. Coiffeur (n = 4, teams as Schieber): the candidates from forehand
     declare one of their team's open rows or push to the next (after a full cycle of pushes the
-    first must declare); the declarer leads. The agent to move is ``agent_selection``.
+    first must declare); the declarer leads. Schieber for six (``schieber6_v0``, n = 6): teams
+    0, 2, 4 and 1, 3, 5; a push goes to forehand + 2; Schieber's 43 actions. The agent to move is
+    ``agent_selection``.
 
 Actions
     Schieber: ``Discrete(43)`` (:mod:`jass_env.cards`): 0..35 play that card, 36..41 choose
@@ -120,6 +122,8 @@ ENV_NAMES = {"schieber": "jass_v0", "differenzler": "differenzler_v0", "differen
 ENV_NAMES.update(mittlere="mittlere_v0", molotow="molotow_v0", molotow3="molotow3_v0")
 # --- end Mittlere and Molotow
 ENV_NAMES["sidi"] = "sidi_v0"          # ---- Sidi
+# ---- Schieber for six
+ENV_NAMES["schieber6"] = "schieber6_v0"
 
 
 # ---------------------------------------------------------------------------------- compiled steps
@@ -286,6 +290,13 @@ def sidi_env(**kwargs: Any) -> AECEnv:
     the trump 6 for the face-up card, masked when not allowed)."""
     return _game_env("sidi", kwargs)
 # --- end Sidi
+
+
+# ---- Schieber for six
+def schieber6_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Schieber for six (``schieber6_v0``): the ``schieber6`` preset unless
+    ``rules`` or ``game`` say otherwise."""
+    return _game_env("schieber6", kwargs)
 
 
 def _not_an_action(action: Any, n_actions: int) -> str | None:
@@ -552,6 +563,7 @@ _ENTRY_POINTS.update({"mittlere_v0": "jass_env.aec:mittlere_env", "molotow_v0": 
                       "molotow3_v0": "jass_env.aec:molotow3_env"})
 # --- end Mittlere and Molotow
 _ENTRY_POINTS["sidi_v0"] = "jass_env.aec:sidi_env"   # ---- Sidi
+_ENTRY_POINTS["schieber6_v0"] = "jass_env.aec:schieber6_env"    # ---- Schieber for six
 
 
 def _register() -> None:
@@ -569,6 +581,7 @@ def _register() -> None:
 _register()
 
 __all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "coiffeur_env", "coiffeur6_env",
-           "coiffeur10_env", "mittlere_env", "molotow_env", "molotow3_env", "sidi_env", "resolve_rules",
+           "coiffeur10_env", "mittlere_env", "molotow_env", "molotow3_env", "sidi_env", "schieber6_env",
+           "resolve_rules",
            "observation_high",
            "round_score_max", "EPISODES", "AGENTS", "ENV_NAMES", "TIE_ROUNDS_BOUND"]

@@ -1,7 +1,8 @@
 """The observation and action layout of each game, picked by the rules: one entry point for the
 environments.
 
-:mod:`jass_env.observation` encodes Schieber (version 1, 529 floats),
+:mod:`jass_env.observation` encodes Schieber (version 1, 529 floats) and Schieber for six
+(:mod:`jass_env.observation_schieber6`, 758),
 :mod:`jass_env.observation_differenzler` both Differenzler games, :mod:`jass_env.observation_coiffeur`
 the Coiffeur games (598), :mod:`jass_env.observation_discard` Mittlere and Molotow,
 :mod:`jass_env.observation_sidi` Sidi-Jass for two (443); the compiled
@@ -23,6 +24,7 @@ from . import (
     observation_coiffeur,
     observation_differenzler,
     observation_discard,
+    observation_schieber6,
     observation_sidi,  # ---- Sidi
 )
 from .rules import RP_KIND, Rules
@@ -68,10 +70,17 @@ def _module(rules: Rules):  # noqa: ANN202 (one of the observation modules)
     return observation_differenzler if rules.spec.kind == KIND_DIFFERENZLER else observation_discard
 
 
+def _schieber_layout(rules: Rules):  # noqa: ANN202 (observation or observation_schieber6)
+    """The layout module of a Schieber game: Schieber's, or (six players) Schieber for six's; one
+    compiled encoder writes both."""
+    six = rules.spec.players == observation_schieber6.PLAYERS
+    return observation_schieber6 if six else observation
+
+
 def obs_version(rules: Rules) -> int:
     """The version of the observation layout of the game of ``rules`` (bumped on any change)."""
     if rules.spec.kind == KIND_SCHIEBER:
-        return observation.OBS_VERSION
+        return _schieber_layout(rules).OBS_VERSION
     if rules.spec.kind == KIND_COIFFEUR:
         return observation_coiffeur.OBS_VERSION
     return _module(rules).OBS_VERSION
@@ -79,7 +88,7 @@ def obs_version(rules: Rules) -> int:
 
 def obs_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
-        return observation.OBS_DIM
+        return _schieber_layout(rules).OBS_DIM
     if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
         return observation_coiffeur.OBS_DIM
     return _module(rules).obs_dim(rules.spec)
@@ -87,7 +96,7 @@ def obs_dim(rules: Rules) -> int:
 
 def state_dim(rules: Rules) -> int:
     if rules.spec.kind == KIND_SCHIEBER:
-        return observation.STATE_DIM
+        return _schieber_layout(rules).STATE_DIM
     if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
         return observation_coiffeur.STATE_DIM
     return _module(rules).state_dim(rules.spec)
@@ -96,7 +105,7 @@ def state_dim(rules: Rules) -> int:
 def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) float32 arrays of length :func:`obs_dim` that hold every observation."""
     if rules.spec.kind == KIND_SCHIEBER:
-        return np.zeros(observation.OBS_DIM, dtype=np.float32), observation.observation_high(rules)
+        return np.zeros(obs_dim(rules), dtype=np.float32), observation.observation_high(rules)
     if rules.spec.kind == KIND_COIFFEUR:          # ---- Coiffeur (issue 15)
         return observation_coiffeur.observation_bounds(rules)
     return _module(rules).observation_bounds(rules.spec)

@@ -37,6 +37,10 @@ multiplier     528     1       the contract's multiplier / 4 (0 before the contr
 ``OBS_DIM = 529``. The full-information *state* for centralized critics is the observation
 followed by all four hands by relative seat (4 x 36), ``STATE_DIM = 673``; it is never part of an
 observation.
+
+Schieber for six uses the same slices in the same order sized for 6 seats and 6 tricks
+(:func:`layout_offsets`; its table is in :mod:`jass_env.observation_schieber6`); the encoder
+reads the seats and tricks from the rules.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from . import core, kernel
-from .rules import RP_MULT, RP_TARGET, Rules
+from .rules import RP_MULT, RP_PLAYERS, RP_TARGET, RP_TRICKS, Rules
 from .schieber import round_score_max, weis_team_max
 from .spec import ROUND_POINTS
 
@@ -97,67 +101,107 @@ def set_cards(out: np.ndarray, offset: int, mask: int) -> None:
         mask ^= low
 
 
+@njit(cache=True, inline="always")
+def layout_offsets(n: int, t: int) -> tuple:
+    """The start of every slice of :data:`OBS_SLICES`, in order, for ``n`` seats and ``t``
+    tricks, then the observation's length: Schieber's (n = 4, t = 9) are the offsets above,
+    Schieber for six (n = 6, t = 6) :mod:`jass_env.observation_schieber6`'s."""
+    played = 36
+    trick = played + 36 * n
+    voids = trick + 36 * n
+    weis = voids + 4 * n
+    contract = weis + 36 * n
+    phase = contract + 6
+    pushed = phase + 3
+    declarer = pushed + 1
+    forehand = declarer + n
+    leader = forehand + n
+    trick_no = leader + n
+    points = trick_no + t
+    weis_points = points + 2
+    stoeck = weis_points + 2
+    score = stoeck + n
+    match = score + 2
+    mult = match + 3
+    return (0, played, trick, voids, weis, contract, phase, pushed, declarer, forehand, leader, trick_no,
+            points, weis_points, stoeck, score, match, mult, mult + 1)
+
+
 @njit(cache=True)
 def encode_observation(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
-    """Write the observation of player ``observer`` (0..3) into ``out`` (float32, OBS_DIM)."""
-    out[:OBS_DIM] = 0.0
+    """Write the observation of player ``observer`` into ``out`` (float32, OBS_DIM; the layout
+    of :func:`layout_offsets` for the game's seats and tricks)."""
+    n = rp[RP_PLAYERS]
+    (_, o_played, o_trick, o_voids, o_weis, o_contract, o_phase, o_pushed, o_declarer, o_forehand,
+     o_leader, o_trick_no, o_points, o_weis_points, o_stoeck, o_score, o_match, o_mult,
+     end) = layout_offsets(n, rp[RP_TRICKS])
+    out[:end] = 0.0
     me = observer
     set_cards(out, O_HAND, kernel.hand_of(st, me))
     phase = kernel.phase(st)
     trick_no = kernel.trick_number(st)
-    for r in range(4):
-        p = (me + r) % 4
-        set_cards(out, O_PLAYED + 36 * r, kernel.played_by(st, p))
+    for r in range(n):
+        p = kernel.seat_after(me, r, n)
+        set_cards(out, o_played + 36 * r, kernel.played_by(st, p))
         voids = kernel.voids_of(st, p)
         for s in range(4):
             if (voids >> s) & 1:
-                out[O_VOIDS + 4 * r + s] = 1.0
+                out[o_voids + 4 * r + s] = 1.0
         if trick_no >= 1:
-            set_cards(out, O_WEIS + 36 * r, kernel.weis_cards_of(st, p))
-    n = kernel.cards_in_trick(st)
+            set_cards(out, o_weis + 36 * r, kernel.weis_cards_of(st, p))
+    cards = kernel.cards_in_trick(st)
     leader = kernel.leader(st)
-    for i in range(n):
-        r = (leader + i - me) % 4
-        out[O_TRICK + 36 * r + kernel.trick_card(st, i)] = 1.0
+    for i in range(cards):
+        r = (leader + i - me) % n
+        out[o_trick + 36 * r + kernel.trick_card(st, i)] = 1.0
     contract = kernel.contract(st)
     if contract >= 0:
-        out[O_CONTRACT + contract] = 1.0
-        out[O_DECLARER + (kernel.declarer(st) - me) % 4] = 1.0
-        out[O_MULT] = rp[RP_MULT + contract] / 4.0
+        out[o_contract + contract] = 1.0
+        out[o_declarer + (kernel.declarer(st) - me) % n] = 1.0
+        out[o_mult] = rp[RP_MULT + contract] / 4.0
     pushed = kernel.pushed(st)
     if phase == kernel.PHASE_CONTRACT:
-        out[O_PHASE + (1 if pushed else 0)] = 1.0
+        out[o_phase + (1 if pushed else 0)] = 1.0
     elif phase == kernel.PHASE_PLAY:
-        out[O_PHASE + 2] = 1.0
-        out[O_LEADER + (leader - me) % 4] = 1.0
-        out[O_TRICK_NO + trick_no] = 1.0
-    out[O_PUSHED] = float(pushed)
-    out[O_FOREHAND + (kernel.forehand(st) - me) % 4] = 1.0
+        out[o_phase + 2] = 1.0
+        out[o_leader + (leader - me) % n] = 1.0
+        out[o_trick_no + trick_no] = 1.0
+    out[o_pushed] = float(pushed)
+    out[o_forehand + (kernel.forehand(st) - me) % n] = 1.0
     team = me % 2
     for k in range(2):
         t = (team + k) % 2
-        out[O_POINTS + k] = kernel.points_of(st, t) / ROUND_POINTS
+        out[o_points + k] = kernel.points_of(st, t) / ROUND_POINTS
         if trick_no >= 1:
-            out[O_WEIS_POINTS + k] = kernel.weis_points_of(st, t) / ROUND_POINTS
-        out[O_SCORE + k] = kernel.score_of(st, t) / ROUND_POINTS
+            out[o_weis_points + k] = kernel.weis_points_of(st, t) / ROUND_POINTS
+        out[o_score + k] = kernel.score_of(st, t) / ROUND_POINTS
     stoeck = kernel.stoeck_shown_by(st)
     if stoeck >= 0:
-        out[O_STOECK + (stoeck - me) % 4] = 1.0
+        out[o_stoeck + (stoeck - me) % n] = 1.0
     target = rp[RP_TARGET]
     if kernel.is_match(st) and target > 0:
-        out[O_MATCH] = kernel.match_score_of(st, team) / target
-        out[O_MATCH + 1] = kernel.match_score_of(st, 1 - team) / target
-        out[O_MATCH + 2] = target / 2500.0
+        out[o_match] = kernel.match_score_of(st, team) / target
+        out[o_match + 1] = kernel.match_score_of(st, 1 - team) / target
+        out[o_match + 2] = target / 2500.0
 
 
 @njit(cache=True)
 def encode_state(st: np.ndarray, observer: int, rp: np.ndarray, out: np.ndarray) -> None:
     """Full information for a centralized critic (float32, STATE_DIM): the observer's observation,
-    then the four current hands by relative seat."""
+    then every current hand by relative seat (n x 36)."""
     encode_observation(st, observer, rp, out)
-    out[OBS_DIM:STATE_DIM] = 0.0
-    for r in range(4):
-        set_cards(out, O_HANDS_ALL + 36 * r, kernel.hand_of(st, (observer + r) % 4))
+    n = rp[RP_PLAYERS]
+    base = layout_offsets(n, rp[RP_TRICKS])[-1]
+    out[base:base + 36 * n] = 0.0
+    for r in range(n):
+        set_cards(out, base + 36 * r, kernel.hand_of(st, kernel.seat_after(observer, r, n)))
+
+
+def layout_slices(players: int, tricks: int) -> dict[str, slice]:
+    """Name -> slice of the layout for ``players`` seats and ``tricks`` tricks (Schieber's is
+    :data:`SLICES`)."""
+    starts = layout_offsets(players, tricks)
+    return {row[0]: slice(starts[i], starts[i + 1]) for i, row in enumerate(OBS_SLICES)}
 
 
 @njit(cache=True)
@@ -168,8 +212,8 @@ def encode_action_mask(st: np.ndarray, rp: np.ndarray, out: np.ndarray) -> None:
 
 
 def observation_high(rules: Rules) -> np.ndarray:
-    """Upper bounds (float32, OBS_DIM) of the observation vector under Schieber ``rules``; the
-    low is 0.
+    """Upper bounds (float32, OBS_DIM) of the observation vector under Schieber ``rules`` (or
+    Schieber for six's, of its length); the low is 0.
 
     One-hot and card slices and ``card_points`` are at most 1. The others follow from the rules:
     ``weis_points`` from the largest Weis a team can hold, ``round_score`` from
@@ -179,15 +223,17 @@ def observation_high(rules: Rules) -> np.ndarray:
     tied rounds in a row), ``target / 2500`` and ``multiplier / 4`` from the switches. A small
     margin covers float32 rounding.
     """
-    high = np.ones(OBS_DIM, dtype=np.float64)
-    high[SLICES["weis_points"]] = max(1.0, weis_team_max(rules) / ROUND_POINTS)
-    high[SLICES["round_score"]] = max(1.0, round_score_max(rules) / ROUND_POINTS)
-    m = SLICES["match"]
+    spec = rules.spec
+    slices = layout_slices(spec.players, spec.tricks)
+    high = np.ones(layout_offsets(spec.players, spec.tricks)[-1], dtype=np.float64)
+    high[slices["weis_points"]] = max(1.0, weis_team_max(rules) / ROUND_POINTS)
+    high[slices["round_score"]] = max(1.0, round_score_max(rules) / ROUND_POINTS)
+    m = slices["match"]
     if rules.target > 0:
         total = rules.target + (1 + TIE_ROUNDS_BOUND) * round_score_max(rules) + rules.bergpreis
         high[m.start:m.start + 2] = max(1.0, total / rules.target)
         high[m.start + 2] = max(1.0, rules.target / 2500.0)
-    high[SLICES["multiplier"]] = max(1.0, max(rules.multipliers) / 4.0)
+    high[slices["multiplier"]] = max(1.0, max(rules.multipliers) / 4.0)
     return (high * 1.0001).astype(np.float32)
 
 

@@ -173,7 +173,7 @@ def _schieber_lines(view: core.StateView, rules: Rules, show_hands: ShowHands) -
     lines.append(f"Card points: team 0 {pts[0]} · team 1 {pts[1]} | tricks {tw[0]} : {tw[1]} | "
                  f"round score {sc[0]} : {sc[1]}")
     if view.match_team is not None:
-        lines.append(f"Match (all 9 tricks): team {view.match_team} +{rules.match_bonus}")
+        lines.append(f"Match (all {view.tricks} tricks): team {view.match_team} +{rules.match_bonus}")
     if view.is_match:
         target = f"target {rules.target}" if rules.target else f"{rules.match_rounds} rounds"
         ms = view.match_score

@@ -138,7 +138,7 @@ def _schieber_step(st: np.ndarray, action: int, rp: np.ndarray, kind: int, out: 
             r = 1.0 if w == 0 else (-1.0 if w == 1 else 0.0)
         else:
             r = 1.0 if after > 0 else (-1.0 if after < 0 else 0.0)
-    for p in range(kernel.n_players(rp)):
+    for p in range(kernel.n_players(rp)):         # team 0 = the even seats, team 1 the odd ones
         out[p] = r if p % 2 == 0 else -r
 
 

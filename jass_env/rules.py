@@ -154,7 +154,7 @@ class Rules:
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
         differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3,
-        sidi."""
+        sidi, schieber6."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -449,6 +449,12 @@ _TRUMP_MODES_OF_GAME["sidi"] = ("open_card",)
 PRESETS["sidi"] = dataclasses.replace(SCHIEBER, name="sidi", game="sidi", **_FIXED_IN_GAME["sidi"],
                                       trump_mode="open_card")
 # --- end Sidi
+# ---- Schieber for six (docs/schieber6.md): Schieber's rules and every Schieber switch, for six
+# players in two teams of three; its own preset, so SCHIEBER_PRESETS stays the 4-player game's
+_FIXED_IN_GAME["schieber6"] = _FIXED_IN_GAME["schieber"]
+_TRUMP_MODES_OF_GAME["schieber6"] = _TRUMP_MODES_OF_GAME["schieber"]
+PRESETS["schieber6"] = dataclasses.replace(SCHIEBER, name="schieber6", game="schieber6")
+# ---- end Schieber for six
 
 
 def presets_of(game: str) -> tuple[str, ...]:

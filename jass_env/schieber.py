@@ -1,7 +1,8 @@
 """Schieber's own rules over the trick kernel: contract choice, Weis, Stöck, Match, team scoring.
 
-Two teams (``pairs``: 0 & 2 against 1 & 3). Forehand names a contract or pushes to his partner,
-who must name one (docs/rules.md: "Contract choice"); Weis are declared automatically when the
+Two teams (``pairs``: 0 & 2 against 1 & 3; Schieber for six ``alternate``: 0, 2, 4 against 1, 3,
+5). Forehand names a contract or pushes to his partner (the next player of his team), who must
+name one (docs/rules.md: "Contract choice"); Weis are declared automatically when the
 contract is named and the best team's score with trick 1 ("Weis"); Stöck is credited when the
 second of trump K and Q is played ("Stöck"); a team taking every trick gets the Match bonus
 ("Match and the round score"); everything is multiplied by the contract's multiplier; a match ends
@@ -69,7 +70,8 @@ from .rules import (
 CONTRACT_OFFSET = 36   # action 36 + c names contract c (D H S C obenabe undenufe)
 PUSH = 42
 N_ACTIONS = 43
-#: the team-mate forehand pushes to, in players counted from forehand (4 players: the partner)
+#: the team-mate forehand pushes to, in players counted from forehand (the partner; with six
+#: players the next player of his team)
 PUSH_TO = 2
 TEAMS = 2
 DRAW = 2               # S_MATCH_WINNER of a drawn match (fixed number of rounds)
@@ -231,12 +233,16 @@ from .spec import ROUND_POINTS  # noqa: E402
 def weis_team_max(rules: Rules) -> int:
     """An upper bound of one team's Weis points in a round (before the multiplier).
 
-    Nine cards hold at most 3 runs of >= 3 cards and at most 2 fours of a kind, so a hand
-    declares at most 3 * max(sequence value) + 2 * max(quad value); a team has two hands.
+    A hand of h cards holds at most h // 3 runs of >= 3 cards (none longer than h) and h // 4
+    fours of a kind (9 cards: 3 and 2; Schieber for six's 6 cards: 2 and 1); a team has
+    players / 2 hands.
     """
     if not rules.weis:
         return 0
-    return 2 * (3 * max(rules.sequence_values) + 2 * max(v for _, v in rules.quad_values))
+    h = rules.spec.hand_size
+    per_hand = (h // 3 * max(rules.sequence_values[:h - 2])
+                + h // 4 * max(v for _, v in rules.quad_values))
+    return rules.spec.players // 2 * per_hand
 
 
 def round_score_max(rules: Rules) -> int:

@@ -23,6 +23,7 @@ mittlere        3       none      12     12     first discard    36      Striche
 molotow         4       none      9      9      first discard    36      points + table − hand Weis
 molotow3        3       none      12     12     first discard    36      points + table − hand Weis
 sidi            2       none      8      18     open card        37      points + Weis + Stöck
+schieber6       6       alternate 6      6      chosen (or push) 43      team points
 =============== ======= ========= ====== ====== ================ ======= =====================
 
 The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
@@ -158,6 +159,12 @@ SIDI_ACTIONS = CARD_ACTION_NAMES + ("exchange trump 6",)
 SPECS["sidi"] = GameSpec("sidi", "Sidi-Jass for two", KIND_SIDI, players=2, teams=TEAMS_NONE,
                          hand_size=8, tricks=18, bidding="none", action_names=SIDI_ACTIONS)
 # --- end Sidi
+# ---- Schieber for six (the project's own rules, docs/schieber6.md): Schieber's rules and actions
+# for 6 players in two teams of three ({0, 2, 4} against {1, 3, 5}), 6 cards each, 6 tricks
+SPECS["schieber6"] = GameSpec("schieber6", "Schieber for six", KIND_SCHIEBER, players=6,
+                              teams=TEAMS_ALTERNATE, hand_size=6, tricks=6, bidding="contract",
+                              action_names=SCHIEBER_ACTIONS)
+# ---- end Schieber for six
 
 #: the family's largest game, which sizes the engine's state layout
 MAX_PLAYERS = max(s.players for s in SPECS.values())

@@ -64,6 +64,16 @@ def _as_policy(p: Policy, what: str) -> Callable[[dict[str, np.ndarray]], int] |
                     f"act(obs_dict) -> int method, or a callable obs_dict -> int; got {type(p).__name__}")
 
 
+def _seat_policies(given: Policy | Sequence[Policy], count: int, what: str) -> list[Callable | None]:
+    """The policies of ``count`` seats from one policy (for all of them) or a sequence of
+    ``count``; ValueError for a sequence of another length."""
+    if isinstance(given, (list, tuple)):
+        if len(given) != count:
+            raise ValueError(f"{what}: one policy or a sequence of {count}, got {len(given)}")
+        return [_as_policy(g, f"{what}[{i}]") for i, g in enumerate(given)]
+    return [_as_policy(given, what)] * count
+
+
 class RandomLegalAgent:
     """Uniformly random legal actions from a seeded generator (``act(obs_dict) -> int``)."""
 
@@ -83,8 +93,10 @@ class JassGymEnv(gymnasium.Env):
     Args:
         seat: the learning seat 0..n-1 (Schieber: team = seat % 2).
         opponents: None (random), one policy for every opponent, or a sequence: Schieber two
-            (seat + 1, seat + 3), Differenzler n - 1 (seat + 1, ..., seat + n - 1).
-        partner: Schieber: None (random) or the policy of seat + 2; Differenzler: must be None.
+            (seat + 1, seat + 3), Schieber for six three (seat + 1, seat + 3, seat + 5),
+            Differenzler n - 1 (seat + 1, ..., seat + n - 1).
+        partner: Schieber: None (random) or the policy of seat + 2; Schieber for six: one policy
+            or a sequence of two (seat + 2, seat + 4); Differenzler: must be None.
         rules, game, rule_overrides, episode, reward: as for :func:`jass_env.aec.env`.
         flat: observation is the Box vector only (no dict).
         illegal_action: "penalty" (default) or "raise"; illegal_reward: the penalty.
@@ -112,21 +124,18 @@ class JassGymEnv(gymnasium.Env):
         self.seat = int(seat)
         agents = self.aec.possible_agents
         self.agent = agents[self.seat]
-        teams = self.rules.spec.team_mode == "pairs"
-        # the other seats in play order, and which of them are opponents
+        teams = self.rules.spec.team_mode != "none"
+        # the other seats in play order, and which of them are opponents and team-mates
         others = [(self.seat + k) % n for k in range(1, n)]
         opponent_seats = [p for p in others if not teams or p % 2 != self.seat % 2]
-        if isinstance(opponents, (list, tuple)):
-            if len(opponents) != len(opponent_seats):
-                raise ValueError(f"opponents: one policy or a sequence of {len(opponent_seats)}, "
-                                 f"got {len(opponents)}")
-            opp = [_as_policy(o, f"opponents[{i}]") for i, o in enumerate(opponents)]
-        else:
-            opp = [_as_policy(opponents, "opponents")] * len(opponent_seats)
+        mate_seats = [p for p in others if teams and p % 2 == self.seat % 2]
+        opp = _seat_policies(opponents, len(opponent_seats), "opponents")
         self._policies: dict[str, Callable | None] = {
             agents[p]: opp[i] for i, p in enumerate(opponent_seats)}
         if teams:
-            self._policies[agents[(self.seat + 2) % n]] = _as_policy(partner, "partner")
+            mates = _seat_policies(partner, len(mate_seats), "partner")   # six players: two
+            for p, policy in zip(mate_seats, mates):
+                self._policies[agents[p]] = policy
         elif partner is not None:
             raise ValueError(f"partner: {self.rules.game} has no partners (everyone plays alone); "
                              f"give the other seats' policies as opponents")
@@ -247,6 +256,7 @@ for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
                    # Mittlere and Molotow (issue 17)
                    ("mittlere", "jass_env/Mittlere-v0"), ("molotow", "jass_env/Molotow-v0"),
                    ("molotow3", "jass_env/Molotow3-v0"),
-                   ("sidi", "jass_env/Sidi-v0")):            # ---- Sidi
+                   ("sidi", "jass_env/Sidi-v0"),            # ---- Sidi
+                   ("schieber6", "jass_env/Schieber6-v0")):        # ---- Schieber for six
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})

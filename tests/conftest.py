@@ -38,37 +38,38 @@ def rank_of(card: str) -> str:
     return card[1:]
 
 
-def deal(partial: Mapping[int, Sequence[str]], *, seed: int = 0, clean: bool = True) -> list[list[str]]:
-    """Complete a deal of 36 cards: hands given in ``partial`` (all 9 cards or some of them) are
-    filled up with the cards nobody was given.
+def deal(partial: Mapping[int, Sequence[str]], *, seed: int = 0, clean: bool = True, players: int = 4,
+         hand_size: int = 9) -> list[list[str]]:
+    """Complete a deal of 36 cards to ``players`` hands of ``hand_size``: hands given in ``partial``
+    (all their cards or some of them) are filled up with the cards nobody was given.
 
     With ``clean`` the cards added never make a hand hold a Weis or Stöck that the given cards
     did not already hold (no run of 3, no four of a kind, no K+Q of one suit is created), so the
     test decides every Weis and Stöck of the round. Deterministic for a given ``seed``.
     """
-    given = [list(partial.get(p, ())) for p in range(4)]
+    given = [list(partial.get(p, ())) for p in range(players)]
     used = [c for h in given for c in h]
     if len(set(used)) != len(used):
         raise ValueError(f"a card is given twice: {used}")
-    if any(len(h) > 9 for h in given):
-        raise ValueError("a hand has more than 9 cards")
+    if any(len(h) > hand_size for h in given):
+        raise ValueError(f"a hand has more than {hand_size} cards")
     rest = [c for c in ALL_CARDS if c not in used]
     rng = random.Random(seed)
     for _ in range(20000):
         rng.shuffle(rest)
         hands, i = [], 0
         for h in given:
-            k = 9 - len(h)
+            k = hand_size - len(h)
             hands.append(h + rest[i:i + k])
             i += k
-        if not clean or all(_adds_nothing(given[p], hands[p]) for p in range(4)):
+        if not clean or all(_adds_nothing(given[p], hands[p]) for p in range(players)):
             return hands
     raise AssertionError(f"no clean completion of {dict(partial)} found")
 
 
 def _adds_nothing(given: list[str], hand: list[str]) -> bool:
     """The filler cards create no run/quad/K+Q pattern beyond those in the given cards."""
-    if len(given) == 9:
+    if len(given) == len(hand):
         return True
     return patterns(hand) <= patterns(given)
 

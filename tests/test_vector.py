@@ -35,6 +35,8 @@ EQUIVALENCE_PRESETS = sorted(SCHIEBER_PRESETS) + ["differenzler", "differenzler3
 # Mittlere and Molotow (issue 17)
 EQUIVALENCE_PRESETS += ["mittlere", "molotow", "molotow3"]
 EQUIVALENCE_PRESETS += ["sidi"]                   # ---- Sidi (project rules)
+# Schieber for six
+EQUIVALENCE_PRESETS += ["schieber6"]
 
 
 @pytest.mark.parametrize("episode", ["round", "match"])
