@@ -42,7 +42,7 @@ DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "default.pt"
 #: the shipped policy of each game that has one (the Schieber one is DEFAULT_CHECKPOINT)
 SHIPPED_CHECKPOINTS = {"schieber": DEFAULT_CHECKPOINT, "differenzler": CHECKPOINT_DIR / "differenzler.pt",
                        "mittlere": CHECKPOINT_DIR / "mittlere.pt", "molotow": CHECKPOINT_DIR / "molotow.pt",
-                       "sidi": CHECKPOINT_DIR / "sidi.pt"}
+                       "sidi": CHECKPOINT_DIR / "sidi.pt", "coiffeur": CHECKPOINT_DIR / "coiffeur.pt"}
 
 
 def default_checkpoint(rules: str | Rules | None) -> Path | None:

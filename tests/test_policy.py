@@ -225,7 +225,7 @@ def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weight
     agent = make_agent("policy", "differenzler")
     assert agent.checkpoint == str(shipped) and agent.trained_for["rules"] == "differenzler"
     assert make_agent("policy", "schieber").checkpoint == str(DEFAULT_CHECKPOINT)
-    for game in ("mittlere", "molotow", "sidi"):           # shipped since the trainer learned them
+    for game in ("mittlere", "molotow", "sidi", "coiffeur"):   # shipped since the trainer learned them
         agent = make_agent("policy", game)
         assert agent.checkpoint == str(SHIPPED_CHECKPOINTS[game]) and agent.trained_for["game"] == game
     assert default_checkpoint("molotow3") is None            # no policy shipped for three players
