@@ -15,16 +15,19 @@ the log-probabilities of the PPO ratio and the entropy bonus only ever see legal
 
 Credit assignment in an interleaved four-player buffer (what :class:`SeatPPO` adds to PPO):
 
-* Each seat's transition gets the reward its team earned *on that step* (Tianshou takes column
-  ``seat`` of the environment's per-step reward vector). Rewards that a seat earns on another
-  seat's step (a trick the partner or an opponent closes, the round's end) are learnt through the
-  shared critic from the transitions of the seat that acted.
-* The next observation of a seat's transition belongs to the *next seat to act*. The critic
-  (:class:`SeatCritic`) values it for the seat's own team: the shared value network estimates the
-  observer's team's future reward, and the rewards are zero-sum between teams, so the value of an
-  opponent's observation is negated (a partner's is taken as is).
-* GAE runs over each seat's own transitions; a seat's chain ends at its last decision of an
-  episode (whoever makes the round's final move), not only at the terminal transition.
+* Each seat's transition gets the reward its team earns from that step up to the seat's next
+  decision (:meth:`SeatPPO.seat_steps`): Tianshou's per-step reward (column ``seat`` of the
+  environment's reward vector) summed over the other seats' steps in between, so a trick the
+  partner or an opponent closes, and the round's end on another seat's step, count for every
+  seat.
+* GAE runs over each seat's own decisions: the value after a transition is the value of the
+  seat's *next decision* (0 when the round ends first), so the returns telescope along the seat's
+  chain. The critic (:class:`SeatCritic`) values an observation for the seat's own team: the
+  shared value network estimates the observer's team's future reward, and the rewards are
+  zero-sum between teams, so the value of an opponent's observation is negated (a partner's is
+  taken as is); the one place it meets another seat's observation is where a collection stops in
+  the middle of a round before the seat acts again (the chain bootstraps from the last stored
+  step).
 
 After training the shared policy plays greedily in both seats of one team against the random and
 the heuristic bot (:func:`agents.evaluate.evaluate_pair`, duplicate deals). ``--save`` writes the
@@ -62,7 +65,7 @@ from jass_env.rules import PRESETS, Rules, make_rules  # noqa: E402
 
 try:
     from tianshou.algorithm import PPO
-    from tianshou.algorithm.algorithm_base import Algorithm, _gae
+    from tianshou.algorithm.algorithm_base import _gae
     from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
     from tianshou.algorithm.multiagent.marl import MultiAgentOnPolicyAlgorithm
     from tianshou.algorithm.optim import AdamOptimizerFactory
@@ -127,44 +130,79 @@ class SeatCritic(nn.Module):
 
 
 class SeatPPO(PPO):
-    """PPO for one seat of a shared-buffer four-player game: GAE chains end at the seat's last
-    decision of each episode (see the module doc)."""
+    """PPO for one seat of a shared-buffer four-player game: each transition's reward is what the
+    seat's team earns until the seat's next decision, and GAE runs over the seat's own decisions
+    (see the module doc)."""
 
     def __init__(self, *, seat: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.agent_id = AGENTS[seat]
 
-    def seat_end_flags(self, buffer: ReplayBuffer, indices: np.ndarray) -> np.ndarray:
-        """bool[len(indices)]: this seat does not act again in the episode after the transition at
-        each index (the episode ends first, or the buffer holds no later step of it)."""
-        end = np.zeros(len(indices), dtype=bool)
-        open_ = np.ones(len(indices), dtype=bool)
-        j = np.asarray(indices)
+    def seat_steps(self, buffer: ReplayBuffer, indices: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Walk each of this seat's transitions (buffer ``indices``) to the seat's next decision.
+
+        Returns, each of length ``len(indices)``:
+
+        * ``reward`` (float): the seat's reward summed from its own step up to, not including, its
+          next decision (the trick an opponent closes, the round's end on another seat's step);
+        * ``next_index`` (int): the buffer index of the seat's next decision in the episode, -1
+          where there is none;
+        * ``terminal`` (bool): the episode ends before the seat acts again;
+        * ``cut`` (int): where the buffer stops inside an unfinished episode before the seat acts
+          again, the index of that last stored step (to bootstrap from), else -1.
+
+        ``buffer.rew`` is this seat's column while Tianshou's multi-agent dispatcher runs this
+        seat's ``process_fn``.
+        """
+        j = np.asarray(indices).copy()
+        reward = np.asarray(buffer.rew[j], dtype=np.float64).copy()
+        next_index = np.full(len(j), -1, dtype=np.int64)
+        terminal = np.zeros(len(j), dtype=bool)
+        cut = np.full(len(j), -1, dtype=np.int64)
+        open_ = np.ones(len(j), dtype=bool)
         agent_ids = buffer.obs.agent_id
-        for _ in range(4 * len(AGENTS)):  # another seat acts at most a few times in between
-            if not open_.any():
-                break
-            done = buffer.done[j]
+        while open_.any():  # another seat acts at most a few times in between
+            done = open_ & buffer.done[j]
             nxt = buffer.next(j)
-            stuck = nxt == j  # last stored step of an unfinished episode
-            finished = open_ & (done | stuck)
-            end |= finished
-            open_ &= ~finished
+            stuck = open_ & ~done & (nxt == j)  # last stored step of an unfinished episode
+            terminal |= done
+            cut[stuck] = j[stuck]
+            open_ &= ~(done | stuck)
             mine = open_ & (agent_ids[nxt] == self.agent_id)
+            next_index[mine] = nxt[mine]
             open_ &= ~mine
             j = np.where(open_, nxt, j)
-        end |= open_
-        return end
+            reward[open_] += buffer.rew[j[open_]]
+        return reward, next_index, terminal, cut
 
     def compute_episodic_return(self, batch: Any, buffer: ReplayBuffer, indices: np.ndarray,
                                 v_s_: Any = None, v_s: Any = None, gamma: float = 0.99,
                                 gae_lambda: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-        rew = np.asarray(batch.rew, dtype=np.float64)
-        v_next = np.asarray(v_s_, dtype=np.float64).reshape(-1) * Algorithm.value_mask(buffer, indices)
+        indices = np.asarray(indices)
         v_now = np.asarray(v_s, dtype=np.float64).reshape(-1)
-        end_flag = self.seat_end_flags(buffer, indices)
-        advantage = _gae(v_now, v_next, rew, end_flag, gamma, gae_lambda)
+        reward, next_index, terminal, cut = self.seat_steps(buffer, indices)
+        # V of the seat's next decision: from this batch's values where it holds that step, else
+        # (and after a cut) from the critic on the stored observation
+        position = np.full(buffer.maxsize, -1, dtype=np.int64)
+        position[indices] = np.arange(len(indices))
+        v_next = np.zeros(len(indices))
+        has_next = next_index >= 0
+        in_batch = has_next & (position[np.maximum(next_index, 0)] >= 0)
+        v_next[in_batch] = v_now[position[next_index[in_batch]]]
+        elsewhere = has_next & ~in_batch
+        if elsewhere.any():
+            v_next[elsewhere] = self._critic_values(buffer.obs[next_index[elsewhere]])
+        if (cut >= 0).any():
+            v_next[cut >= 0] = self._critic_values(buffer.obs_next[cut[cut >= 0]])
+        end_flag = ~has_next        # the seat's chain ends: terminal, or cut (bootstrapped above)
+        advantage = _gae(v_now, v_next, reward, end_flag, gamma, gae_lambda)
         return advantage + v_now, advantage
+
+    def _critic_values(self, obs: Any) -> np.ndarray:
+        """float64[B]: this seat's critic on a batch of stored observations."""
+        with torch.no_grad():
+            return self.critic(obs).reshape(-1).double().numpy()
 
 
 def make_env(rules: Rules, reward: str, seed: int) -> PettingZooEnv:

@@ -1,6 +1,6 @@
 """The Tianshou example (examples/tianshou_ppo.py): four-seat self-play PPO on the AEC env through
 Tianshou's multi-agent on-policy setup trains a few hundred steps, acts legally, saves and reloads;
-the per-seat GAE end flags and the team-signed critic do what the example says.
+the per-seat rewards and GAE chains and the team-signed critic do what the example says.
 
 Skipped when tianshou is not installed (``pip install -e ".[tianshou]"``).
 """
@@ -65,35 +65,44 @@ def test_short_training_acts_legally_saves_and_reloads(tmp_path):
     assert loaded.act(obs) == TianshouPolicyAgent(out["actor"], greedy=True).act(obs)
 
 
-def test_seat_end_flags_match_a_brute_force_walk():
-    algorithm, envs, _, _ = build(seed=0, n_envs=2, hidden=(16,))
+def test_seat_steps_match_a_brute_force_walk():
+    """Each seat transition's reward is the seat's reward summed until it acts again, and its
+    chain continues at its own next decision (or ends with the round, or at the buffer's end)."""
+    algorithm, envs, _, _ = build(seed=0, n_envs=2, hidden=(16,), reward="tricks")
     buffer = VectorReplayBuffer(400, 2)
     collector = Collector(algorithm, envs, buffer)
     collector.reset(reset_buffer=True)
     collector.collect(n_step=300)
     envs.close()
-    seen_end = seen_open = 0
+    all_rew = buffer.rew.copy()  # (steps, 4 seats)
+    seen = {"next": 0, "terminal": 0, "cut": 0, "reward from others": 0}
     for seat, agent_id in enumerate(AGENTS):
         ppo = algorithm.get_algorithm(agent_id)
         idx = np.flatnonzero(buffer.obs.agent_id[:len(buffer)] == agent_id)
         idx = idx[np.isin(idx, buffer.sample_indices(0))]
-        flags = ppo.seat_end_flags(buffer, idx)
-        for i, flag in zip(idx, flags):
-            j, expect = int(i), None
-            while expect is None:  # walk the episode until this seat acts again or it ends
+        buffer._meta.rew = all_rew[:, seat]  # as Tianshou's dispatcher sets it for this seat
+        reward, next_index, terminal, cut = ppo.seat_steps(buffer, idx)
+        for n, i in enumerate(idx):
+            j, total = int(i), float(all_rew[i, seat])
+            while True:  # walk the round until this seat acts again, the round ends, or the buffer
                 if buffer.done[j]:
-                    expect = True
+                    expect = (-1, True, -1)
                     break
                 k = int(buffer.next(j))
                 if k == j:
-                    expect = True
-                elif buffer.obs.agent_id[k] == agent_id:
-                    expect = False
+                    expect = (-1, False, j)
+                    break
+                if buffer.obs.agent_id[k] == agent_id:
+                    expect = (k, False, -1)
+                    break
+                total += float(all_rew[k, seat])
                 j = k
-            assert flag == expect, (seat, i)
-            seen_end += expect
-            seen_open += not expect
-    assert seen_end > 0 and seen_open > 0
+            assert (int(next_index[n]), bool(terminal[n]), int(cut[n])) == expect, (seat, i)
+            assert reward[n] == pytest.approx(total)
+            seen["next" if expect[0] >= 0 else "terminal" if expect[1] else "cut"] += 1
+            seen["reward from others"] += total != float(all_rew[i, seat])
+    buffer._meta.rew = all_rew
+    assert all(v > 0 for v in seen.values()), seen
 
 
 def test_seat_critic_values_the_other_team_negatively():
