@@ -10,8 +10,9 @@ in ``molotow6``); trump is fixed by the first discard
 * **Hand Weis**: every Weis of his dealt hand (runs and fours of a kind, Kreuzweis, no contest),
   public after trick 1. State: ``S_PLAYER_WEIS[p]`` the points, ``S_WEIS_CARDS[p]`` the cards.
 * **Table Weis**: a finished trick whose cards form Weis scores them for the trick's winner: runs
-  of one suit (3 = 20, 4 = 50; with 5 or 6 players 5 = 100, 6 = 150), fours of a kind (100, four 9s 150, four Js 200) and, once trump is
-  fixed, the trump K and Q together (the Stöck value, 20); all that apply add up. State:
+  of one suit (3 = 20, 4 = 50; with 5 or 6 players 5 = 100, 6 = 150), fours of a kind (100, four
+  9s 150, four Js 200) and, once trump is fixed, the trump K and Q together (the Stöck value,
+  20); all that apply add up. State:
   ``S_WEIS_POINTS[p]`` the table Weis each player has taken.
 * **Stöck**: a player who holds the trump K and Q at the moment trump is fixed scores −20 when he
   plays the second of them (``S_STOECK_PLAYER``, ``S_STOECK_SHOWN``).

@@ -40,9 +40,9 @@ The checker
 
 1. *Structure*: JSON, required fields and their types, player numbers 0..n-1, ``forehand`` ==
    ``(dealer + 1) % n``, n hands of the game's size of distinct cards of the game's deck (the 36;
-   ``molotow5``: without the ♠7), ``declarer`` consistent with ``pushed`` and a contract the rules allow (Schieber), the
-   predictions 0..157 and the trump card in the dealer's hand (Differenzler), the game's number of
-   tricks of n plays, each play by the
+   ``molotow5``: without the ♠7), ``declarer`` consistent with ``pushed`` and a contract the
+   rules allow (Schieber), the predictions 0..157 and the trump card in the dealer's hand
+   (Differenzler), the game's number of tricks of n plays, each play by the
    player whose turn it is (trick 1 led by the player the rules name) and holding the card, every
    card played once, the types of the optional fields, the ``rules``/``rule_overrides`` fields
    (``format`` must be ``"jass-record/1"``). A malformed record gets one message, for the first

@@ -167,7 +167,8 @@ def test_gym_wrapper(game):
         obs, _, done, _, _ = g.step(int(np.flatnonzero(mask)[0]))
     with pytest.raises(ValueError, match="no partners"):
         JassGymEnv(game=game, partner=lambda o: 0)
-    title = {"mittlere": "Mittlere", "molotow": "Molotow", "molotow5": "Molotow5", "molotow6": "Molotow6"}[game]
+    title = {"mittlere": "Mittlere", "molotow": "Molotow", "molotow5": "Molotow5",
+             "molotow6": "Molotow6"}[game]
     assert gymnasium.make(f"jass_env/{title}-v0").unwrapped.rules.game == game
 
 

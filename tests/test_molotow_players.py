@@ -22,7 +22,7 @@ from jass_env import Round, core, encoding, kernel
 from jass_env.aec import env
 from jass_env.cards import card_id, names_of
 from jass_env.records import check_records, record_line, record_of
-from jass_env.rules import RP_DECK, CONTRACTS, Rules, RulesError, card_values, make_rules
+from jass_env.rules import CONTRACTS, RP_DECK, Rules, RulesError, card_values, make_rules
 
 SPADE_7 = "S7"
 DECK_5 = tuple(c for c in ALL_CARDS if c != SPADE_7)
@@ -142,8 +142,8 @@ def test_pimc_worlds_of_molotow5_never_hold_the_spade_7() -> None:
     me = r.to_move
     encoding.encode_observation(r.state, me, rules.params, obs)
     mask = np.zeros(36, dtype=np.int8)
-    core.write_legal_mask(core.legal_actions_mask(r.state, rules.params), core.legal_block(r.state, rules.params),
-                          mask)
+    rp = rules.params
+    core.write_legal_mask(core.legal_actions_mask(r.state, rp), core.legal_block(r.state, rp), mask)
     v = dp.decode_view({"observation": obs, "action_mask": mask}, rules)
     hands = np.zeros(kernel.MAX_PLAYERS, dtype=np.int64)
     plays = np.zeros((kernel.MAX_TRICKS, kernel.MAX_PLAYERS), dtype=np.int64)
