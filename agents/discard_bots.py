@@ -215,7 +215,7 @@ class MolotowHeuristic(_DiscardBot):
     """Avoid points: low leads, highest losing card, table Weis fed to the winner, safe discards."""
 
     name = "molotow-heuristic"
-    game_kind = ("molotow", "molotow3")
+    game_kind = ("molotow", "molotow3", "molotow5", "molotow6")
 
     def __init__(self, rules: str | Rules | None = "molotow", seed: int | None = None) -> None:
         super().__init__(rules, seed)

@@ -1,5 +1,5 @@
-"""PIMC for the first-discard games (``mittlere``, ``molotow``, ``molotow3``), each with its own
-objective (docs/bots.md).
+"""PIMC for the first-discard games (``mittlere``; ``molotow``, ``molotow3``, ``molotow5``,
+``molotow6``), each with its own objective (docs/bots.md).
 
 For a card decision with more than one legal card:
 

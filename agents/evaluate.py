@@ -114,7 +114,7 @@ def make_deal(set_seed: int, index: int, game: str = "schieber") -> Deal:
     st = core.new_state(seed_to_rng_state(s))
     spec = SPECS[game]
     hands = np.zeros(spec.players, dtype=np.int64)
-    deal(st, hands, spec.players, spec.hand_size)
+    deal(st, hands, spec.players, spec.hand_size, spec.deck)
     return Deal(index, s, index % spec.players, tuple(int(h) for h in hands[:spec.players]))
 
 

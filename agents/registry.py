@@ -108,10 +108,10 @@ def _COIFFEUR(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a
     return {g: ("agents.coiffeur", cls) for g in ("coiffeur", "coiffeur6", "coiffeur10")}
 
 # --- Mittlere and Molotow (issue 17): their rule-based bots
+_MOLOTOW_GAMES = ("molotow", "molotow3", "molotow5", "molotow6")      # 4, 3, 5 and 6 players
 _DISCARD_HEURISTICS = {"mittlere": ("agents.discard_bots", "MittlereHeuristic"),
-                       "molotow": ("agents.discard_bots", "MolotowHeuristic"),
-                       "molotow3": ("agents.discard_bots", "MolotowHeuristic")}
-_DISCARD_PIMC = {g: ("agents.discard_pimc", "DiscardPIMC") for g in ("mittlere", "molotow", "molotow3")}
+                       **{g: ("agents.discard_bots", "MolotowHeuristic") for g in _MOLOTOW_GAMES}}
+_DISCARD_PIMC = {g: ("agents.discard_pimc", "DiscardPIMC") for g in ("mittlere", *_MOLOTOW_GAMES)}
 # --- end Mittlere and Molotow
 # --- Sidi (project rules): agents.sidi
 _SIDI_HEURISTIC = {"sidi": ("agents.sidi", "SidiHeuristic")}

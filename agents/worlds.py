@@ -27,6 +27,7 @@ from jass_env.kernel import (
     possible_holding,
     xorshift32,
 )
+from jass_env.rules import RP_DECK
 
 #: restarts before the allowed sets are dropped
 MAX_TRIES = 50
@@ -116,7 +117,8 @@ def deal_unseen(free: int, fixed: np.ndarray, need: np.ndarray, allowed: np.ndar
 def deal_seat_view(hand: int, played: np.ndarray, voids: np.ndarray, public: np.ndarray, n: int,
                    tricks: int, contract: int, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> int:
     """Deal the cards a seat has not seen to relative seats 1..n-1 into ``hands`` (``hands[0]`` =
-    ``hand``, the seat's own cards, 36-bit mask).
+    ``hand``, the seat's own cards, 36-bit mask), from the cards of the game's deck
+    (``rp[RP_DECK]``: Molotow for five deals no ♠7).
 
     Per relative seat r (arrays of length >= n): ``played[r]`` its cards played, ``voids[r]`` its
     shown voids (bit s = suit s), ``public[r]`` its public cards (Weis shown; those not yet played
@@ -127,7 +129,7 @@ def deal_seat_view(hand: int, played: np.ndarray, voids: np.ndarray, public: np.
     seen = hand
     for r in range(n):
         seen |= played[r]
-    unseen = ALL_CARDS & ~seen
+    unseen = rp[RP_DECK] & ~seen
     known = np.zeros(n, dtype=np.int64)
     need = np.zeros(n, dtype=np.int64)
     allowed = np.zeros(n, dtype=np.int64)

@@ -124,6 +124,8 @@ ENV_NAMES.update(mittlere="mittlere_v0", molotow="molotow_v0", molotow3="molotow
 ENV_NAMES["sidi"] = "sidi_v0"          # ---- Sidi
 # ---- Schieber for six
 ENV_NAMES["schieber6"] = "schieber6_v0"
+# ---- Molotow for five and six (issue 17)
+ENV_NAMES.update(molotow5="molotow5_v0", molotow6="molotow6_v0")
 
 
 # ---------------------------------------------------------------------------------- compiled steps
@@ -281,6 +283,16 @@ def molotow_env(**kwargs: Any) -> AECEnv:
 def molotow3_env(**kwargs: Any) -> AECEnv:
     """:func:`env` for Molotow for three (``molotow3_v0``)."""
     return _game_env("molotow3", kwargs)
+
+
+def molotow5_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Molotow for five (``molotow5_v0``: 5 agents, the deck without the ♠7)."""
+    return _game_env("molotow5", kwargs)
+
+
+def molotow6_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` for Molotow for six (``molotow6_v0``: 6 agents)."""
+    return _game_env("molotow6", kwargs)
 # --- end Mittlere and Molotow
 
 
@@ -564,6 +576,8 @@ _ENTRY_POINTS.update({"mittlere_v0": "jass_env.aec:mittlere_env", "molotow_v0": 
 # --- end Mittlere and Molotow
 _ENTRY_POINTS["sidi_v0"] = "jass_env.aec:sidi_env"   # ---- Sidi
 _ENTRY_POINTS["schieber6_v0"] = "jass_env.aec:schieber6_env"    # ---- Schieber for six
+# ---- Molotow for five and six (issue 17)
+_ENTRY_POINTS.update({"molotow5_v0": "jass_env.aec:molotow5_env", "molotow6_v0": "jass_env.aec:molotow6_env"})
 
 
 def _register() -> None:
@@ -582,6 +596,6 @@ _register()
 
 __all__ = ["env", "raw_env", "differenzler_env", "differenzler3_env", "coiffeur_env", "coiffeur6_env",
            "coiffeur10_env", "mittlere_env", "molotow_env", "molotow3_env", "sidi_env", "schieber6_env",
-           "resolve_rules",
+           "molotow5_env", "molotow6_env", "resolve_rules",
            "observation_high",
            "round_score_max", "EPISODES", "AGENTS", "ENV_NAMES", "TIE_ROUNDS_BOUND"]

@@ -100,6 +100,7 @@ from .kernel import (
 )
 from .rules import (
     FIRST_FOREHAND_D7,
+    RP_DECK,
     RP_FIRST_FOREHAND,
     RP_HAND_SIZE,
     RP_KIND,
@@ -185,7 +186,7 @@ def deal_round(st: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """
     n = n_players(rp)
     hands = st[S_DEALT:S_DEALT + MAX_PLAYERS]     # dealt into its place (start_round copies it)
-    deal(st, hands, n, rp[RP_HAND_SIZE])
+    deal(st, hands, n, rp[RP_HAND_SIZE], rp[RP_DECK])
     if dealer < 0:
         dealer = d7_dealer(hands, rp)
         if dealer < 0:

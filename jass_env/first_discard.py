@@ -8,9 +8,9 @@ that trick already play under the trump rules (docs/rules.md "Legal moves", with
 ``undertrump_rule``, ``only_if_void`` in both games). A trick finished before trump was fixed keeps
 the winner decided then (Obenabe ranking), but every trick of the hand counts with the final trump's
 card values: their points are recounted when trump is fixed. When nobody ever discards (every
-player holds as many cards of each suit: 0.24 % of Mittlere deals, impossible with 4 players of
-9 cards) the hand counts with Obenabe values, or scores 0 for all under
-``no_trump_hand = "annul"``.
+player holds as many cards of each suit: 0.24 % of Mittlere deals; impossible with 4, 5 or 6
+players, whose suits of 9 cards, or 8 spades without the ♠7, do not split evenly) the hand
+counts with Obenabe values, or scores 0 for all under ``no_trump_hand = "annul"``.
 
 State: before trump is fixed ``S_CONTRACT`` is Obenabe (4) and ``S_DECLARER`` is −1; the fix sets
 ``S_CONTRACT`` to the trump suit, ``S_DECLARER`` to the player who fixed it and ``S_TRUMP_CARD`` to

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from . import coiffeur, core, differenzler, first_discard, kernel, molotow, sidi
-from .cards import ALL_CARDS_MASK, CONTRACTS, N_CARDS, SUITS, card_id, card_name, mask_of, names_of
+from .cards import CONTRACTS, N_CARDS, SUITS, card_id, card_name, mask_of, names_of
 from .kernel import MAX_PLAYERS, MAX_WEIS
 from .rules import Rules, make_rules
 from .spec import COIFFEUR_ROW_LABELS, KIND_COIFFEUR, KIND_MOLOTOW, KIND_SIDI, ROUND_POINTS
@@ -65,12 +65,19 @@ def _parse_hands(hands: Sequence[Any], rules: Rules) -> np.ndarray:
             raise ValueError(f"hand {p} has {core.popcount(int(out[p]))} cards; each {spec.name} hand "
                              f"has {spec.hand_size}")
     union = 0
+    deck = spec.deck
     for p in range(spec.players):
         if union & int(out[p]):
             raise ValueError(f"the {spec.players} hands must hold each card at most once")
+        if int(out[p]) & ~deck:
+            raise ValueError(f"hand {p} holds {' '.join(names_of(int(out[p]) & ~deck))}, which is not in "
+                             f"the {spec.name} deck (the {N_CARDS} cards without "
+                             f"{' '.join(spec.removed)})")
         union |= int(out[p])
-    if spec.players * spec.hand_size == N_CARDS and union != ALL_CARDS_MASK:  # Sidi: a stock
-        raise ValueError(f"the {spec.players} hands must hold each of the 36 cards exactly once")
+    n_deck = core.popcount(deck)
+    if spec.players * spec.hand_size == n_deck and union != deck:  # Sidi: a stock
+        raise ValueError(f"the {spec.players} hands must hold each of the {n_deck} cards of the deck "
+                         f"exactly once")
     return out
 
 

@@ -516,13 +516,15 @@ _ROOM_MASK = (1 << _ROOM_BITS) - 1
 
 
 @engine_inline
-def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int) -> None:
-    """Deal ``players`` hands of ``hand_size`` cards at random into ``hands[:players]`` (bitboards).
+def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int, deck: int) -> None:
+    """Deal ``players`` hands of ``hand_size`` cards at random into ``hands[:players]`` (bitboards)
+    from the cards of ``deck`` (36-bit mask, ``rp[RP_DECK]``: all 36 but in Molotow for five).
 
-    Each card in turn goes to a player with probability proportional to the room left in that
-    player's hand, which gives every deal the same probability. The cards left over when
-    ``players * hand_size < 36`` are not dealt. The room left per player is kept packed in one
-    integer (``_ROOM_BITS`` bits each), so dealing needs no scratch array.
+    Each card of the deck in turn goes to a player with probability proportional to the room left
+    in that player's hand, which gives every deal the same probability. A card not in the deck is
+    skipped without a draw (so a full deck's deals do not depend on this). The cards left over
+    when the hands hold fewer cards than the deck are not dealt. The room left per player is kept
+    packed in one integer (``_ROOM_BITS`` bits each), so dealing needs no scratch array.
     """
     room = 0
     for p in range(players):
@@ -532,6 +534,8 @@ def deal(st: np.ndarray, hands: np.ndarray, players: int, hand_size: int) -> Non
     for c in range(N_CARDS):
         if left == 0:
             break
+        if not (deck >> c) & 1:
+            continue
         k = random_below(st, left)
         p = 0
         while k >= (room >> (_ROOM_BITS * p)) & _ROOM_MASK:

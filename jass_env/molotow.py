@@ -1,6 +1,7 @@
 """Molotow's own scoring: an avoidance game with hand Weis (minus), table Weis (plus) and Stöck.
 
-Everyone alone (4 × 9 cards, or 3 × 12 in ``molotow3``); trump is fixed by the first discard
+Everyone alone (4 × 9 cards; 3 × 12 in ``molotow3``, 5 × 7 without the ♠7 in ``molotow5``, 6 × 6
+in ``molotow6``); trump is fixed by the first discard
 (:mod:`jass_env.first_discard`) and its values apply to every trick. A player's hand score
 (docs/rules.md "Molotow"), the lowest being best:
 
@@ -9,8 +10,9 @@ Everyone alone (4 × 9 cards, or 3 × 12 in ``molotow3``); trump is fixed by the
 * **Hand Weis**: every Weis of his dealt hand (runs and fours of a kind, Kreuzweis, no contest),
   public after trick 1. State: ``S_PLAYER_WEIS[p]`` the points, ``S_WEIS_CARDS[p]`` the cards.
 * **Table Weis**: a finished trick whose cards form Weis scores them for the trick's winner: runs
-  of one suit (3 = 20, 4 = 50), fours of a kind (100, four 9s 150, four Js 200) and, once trump is
-  fixed, the trump K and Q together (the Stöck value, 20); all that apply add up. State:
+  of one suit (3 = 20, 4 = 50; with 5 or 6 players 5 = 100, 6 = 150), fours of a kind (100, four
+  9s 150, four Js 200) and, once trump is fixed, the trump K and Q together (the Stöck value,
+  20); all that apply add up. State:
   ``S_WEIS_POINTS[p]`` the table Weis each player has taken.
 * **Stöck**: a player who holds the trump K and Q at the moment trump is fixed scores −20 when he
   plays the second of them (``S_STOECK_PLAYER``, ``S_STOECK_SHOWN``).

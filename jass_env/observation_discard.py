@@ -2,7 +2,8 @@
 
 Used by the AEC environment (:mod:`jass_env.aec`) and the batched environment
 (:mod:`jass_env.vector`) for ``mittlere`` (n = 3 players, T = 12 tricks), ``molotow`` (n = 4,
-T = 9) and ``molotow3`` (n = 3, T = 12); both call the compiled :func:`encode_observation`. One
+T = 9), ``molotow3`` (n = 3, T = 12), ``molotow5`` (n = 5, T = 7) and ``molotow6`` (n = 6,
+T = 6); both call the compiled :func:`encode_observation`. One
 layout serves both games (Molotow's Weis slices stay 0 in Mittlere); it is sized by the game, the
 slices below in this order (offsets from :func:`obs_slices`).
 
@@ -36,7 +37,8 @@ game_score       n       match episodes: each seat's total so far / (scale × ha
 rounds_left      1       match episodes: (hands − hands completed) / hands, 0 in tie-break hands
 ===============  ======  ==========================================================================
 
-``obs_dim``: 431 (mittlere, molotow3), 547 (molotow); ``state_dim``: 539, 691. Every value lies
+``obs_dim``: 431 (mittlere, molotow3), 547 (molotow), 665 (molotow5), 785 (molotow6);
+``state_dim``: 539, 691, 845, 1001. Every value lies
 in [0, 1] except ``hand_weis`` ([0, 4]), ``table_weis`` ([0, 8]) and ``game_score`` ([−4, 8]);
 :func:`observation_bounds` gives the bounds.
 

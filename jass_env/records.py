@@ -39,10 +39,10 @@ The checker
 :func:`check_records` reads JSON Lines and checks each record in two stages:
 
 1. *Structure*: JSON, required fields and their types, player numbers 0..n-1, ``forehand`` ==
-   ``(dealer + 1) % n``, n hands of the game's size of distinct known cards that together are the
-   36, ``declarer`` consistent with ``pushed`` and a contract the rules allow (Schieber), the
-   predictions 0..157 and the trump card in the dealer's hand (Differenzler), the game's number of
-   tricks of n plays, each play by the
+   ``(dealer + 1) % n``, n hands of the game's size of distinct cards of the game's deck (the 36;
+   ``molotow5``: without the ♠7), ``declarer`` consistent with ``pushed`` and a contract the
+   rules allow (Schieber), the predictions 0..157 and the trump card in the dealer's hand
+   (Differenzler), the game's number of tricks of n plays, each play by the
    player whose turn it is (trick 1 led by the player the rules name) and holding the card, every
    card played once, the types of the optional fields, the ``rules``/``rule_overrides`` fields
    (``format`` must be ``"jass-record/1"``). A malformed record gets one message, for the first
@@ -87,7 +87,7 @@ from .cards import ALL_CARDS_MASK, CONTRACTS, SUITS, card_id, card_name, names_o
 from .commands import module_command, quiet_broken_pipe
 from .game import Round
 from .rules import PRESETS, Rules, RulesError, make_rules
-from .spec import KIND_MITTLERE, KIND_MOLOTOW, KIND_SIDI, ROUND_POINTS, TEAMS_NONE
+from .spec import KIND_MITTLERE, KIND_MOLOTOW, KIND_SIDI, ROUND_POINTS, TEAMS_NONE, GameSpec
 
 FORMAT = "jass-record/1"
 DEFAULT_PRESET = "schieber"
@@ -514,7 +514,7 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
     if forehand != (dealer + 1) % n:
         raise _Malformed(f"forehand is player {forehand}, but with dealer {dealer} it must be the next "
                          f"player, {(dealer + 1) % n}")
-    hands = _parse_hands(obj["hands"], n, spec.hand_size)
+    hands = _parse_hands(obj["hands"], spec)
     trump_card = trump = sheets = stock = None
     exchange = drawable = 0
     if spec.kind == KIND_SIDI:                     # ---- Sidi: the stock and the exchange
@@ -662,7 +662,10 @@ def _check_declaration(rules: Rules, hands: list[int], dealer: int, bidding: lis
                          f"declarer is player {r.declarer}")
 
 
-def _parse_hands(value: Any, n: int, hand_size: int) -> list[int]:
+def _parse_hands(value: Any, spec: GameSpec) -> list[int]:
+    """The hands of a record as masks: one per player, of the game's hand size, each card of the
+    game's deck (Molotow for five: without the ♠7) at most once."""
+    n, hand_size, deck = spec.players, spec.hand_size, spec.deck
     if not isinstance(value, list) or len(value) != n:
         raise _Malformed(f"hands must be a list of {n} hands (hands[p] for player p), got {_kind(value)}")
     masks: list[int] = []
@@ -670,11 +673,14 @@ def _parse_hands(value: Any, n: int, hand_size: int) -> list[int]:
         m = _card_set(hand, f"hands[{p}]")
         if m.bit_count() != hand_size:
             raise _Malformed(f"hands[{p}] has {m.bit_count()} cards; each hand has {hand_size}")
+        if m & ~deck:
+            raise _Malformed(f"hands[{p}] holds {' '.join(names_of(m & ~deck))}, which is not in the "
+                             f"{spec.name} deck (the 36 cards without {' '.join(spec.removed)})")
         for q, other in enumerate(masks):
             if other & m:
                 common = names_of(other & m)[0]
-                raise _Malformed(f"{common} is in hands[{q}] and hands[{p}]; each of the 36 cards is "
-                                 f"dealt once")
+                raise _Malformed(f"{common} is in hands[{q}] and hands[{p}]; each of the "
+                                 f"{deck.bit_count()} cards is dealt once")
         masks.append(m)
     return masks
 

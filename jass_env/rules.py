@@ -154,7 +154,7 @@ class Rules:
     def preset(name: str) -> Rules:
         """A preset by name: schieber, schieber_2500, tournament, seed_nl, seed_vaud (Schieber),
         differenzler, differenzler3, coiffeur, coiffeur6, coiffeur10, mittlere, molotow, molotow3,
-        sidi, schieber6."""
+        sidi, schieber6, molotow5, molotow6."""
         if name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
         return PRESETS[name]
@@ -210,8 +210,16 @@ class Rules:
         return _params(self)
 
 
-def make_rules(rules: str | Rules | None = None, **switches: Any) -> Rules:
-    """A preset name (default ``schieber``) or a Rules object, with switches changed on top."""
+def make_rules(rules: str | Rules | None = None, *, players: int | None = None, **switches: Any) -> Rules:
+    """A preset name (default ``schieber``) or a Rules object, with switches changed on top.
+
+    ``players`` picks the game of the same family for that many players, for the games offered
+    for several player counts (:data:`PLAYER_COUNT_GAMES`: Molotow for 3, 4, 5 or 6): e.g.
+    ``make_rules("molotow", players=5)`` is the ``molotow5`` preset, with the switches that
+    ``rules`` changed from its own preset kept.
+    """
+    if players is not None:
+        rules = with_players(make_rules(rules), players)
     if rules is None:
         base = SCHIEBER
     elif isinstance(rules, Rules):
@@ -455,6 +463,35 @@ _FIXED_IN_GAME["schieber6"] = _FIXED_IN_GAME["schieber"]
 _TRUMP_MODES_OF_GAME["schieber6"] = _TRUMP_MODES_OF_GAME["schieber"]
 PRESETS["schieber6"] = dataclasses.replace(SCHIEBER, name="schieber6", game="schieber6")
 # ---- end Schieber for six
+# ---- Molotow for five and six (issue 17): Molotow's rules; five play without the ♠7
+for _game in ("molotow5", "molotow6"):
+    _FIXED_IN_GAME[_game] = _FIXED_IN_DISCARD_GAMES
+    _TRUMP_MODES_OF_GAME[_game] = ("first_discard",)
+    PRESETS[_game] = dataclasses.replace(MOLOTOW, name=_game, game=_game)
+#: the games offered for several player counts: {family: {players: game}}; each game's preset
+#: has the game's name. make_rules(..., players=n) moves between them.
+PLAYER_COUNT_GAMES: dict[str, dict[int, str]] = {
+    "molotow": {3: "molotow3", 4: "molotow", 5: "molotow5", 6: "molotow6"}}
+# ---- end Molotow for five and six
+
+
+def with_players(rules: Rules, players: int) -> Rules:
+    """``rules`` for the game of its family played by ``players`` (see :data:`PLAYER_COUNT_GAMES`):
+    that game's preset with every switch set as in ``rules``. RulesError when the game has no
+    player-count choice or the count is not offered."""
+    family = next((f for f, games in PLAYER_COUNT_GAMES.items() if rules.game in games.values()), None)
+    if family is None:
+        offered = "; ".join(f"{f}: {', '.join(map(str, games))} players"
+                            for f, games in PLAYER_COUNT_GAMES.items())
+        raise RulesError(f"the 'players' switch does not apply to {rules.game} (it is played by "
+                         f"{rules.spec.players} players only); games with a choice of players: {offered}")
+    games = PLAYER_COUNT_GAMES[family]
+    if not _is_int(players) or players not in games:
+        raise RulesError(f"bad value {players!r} for rule switch 'players' in {family}; allowed: "
+                         f"{', '.join(map(str, games))}")
+    target = Rules.preset(games[players])
+    preset_switches = target.switches()
+    return target.replace(**{k: v for k, v in rules.switches().items() if preset_switches[k] != v})
 
 
 def presets_of(game: str) -> tuple[str, ...]:
@@ -506,7 +543,9 @@ RP_CO_SLALOM_VALUES = RP_CO_KONTER_PENALTY + 3  # index into SLALOM_VALUES
 # --- Mittlere and Molotow (issue 17)
 RP_NO_TRUMP_HAND = RP_CO_KONTER_PENALTY + 4  # index into NO_TRUMP_HANDS
 # --- end Mittlere and Molotow
-RP_SIZE = RP_NO_TRUMP_HAND + 1
+# ---- Molotow for five (issue 17): the cards of the deck (spec.GameSpec.deck), appended
+RP_DECK = RP_NO_TRUMP_HAND + 1  # 36-bit mask; the deal skips the cards not in it
+RP_SIZE = RP_DECK + 1
 
 # Card points by rank offset (A K Q J 10 9 8 7 6), docs/rules.md "The deck".
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
@@ -571,7 +610,9 @@ def _params(r: Rules) -> np.ndarray:
     p[RP_CO_WEIS] = COIFFEUR_WEIS.index(r.coiffeur_weis)
     p[RP_CO_SLALOM_VALUES] = SLALOM_VALUES.index(r.slalom_values)
     p[RP_NO_TRUMP_HAND] = NO_TRUMP_HANDS.index(r.no_trump_hand)
+    p[RP_DECK] = spec.deck
     return p
 
 
-__all__ = ["Rules", "RulesError", "make_rules", "PRESETS", "SCHIEBER_PRESETS", "presets_of", "card_values"]
+__all__ = ["Rules", "RulesError", "make_rules", "PRESETS", "SCHIEBER_PRESETS", "presets_of", "card_values",
+           "PLAYER_COUNT_GAMES", "with_players"]

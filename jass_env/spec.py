@@ -22,9 +22,14 @@ coiffeur10      4       pairs     9      9      declared row     59      a row o
 mittlere        3       none      12     12     first discard    36      Striche − Nullen (place)
 molotow         4       none      9      9      first discard    36      points + table − hand Weis
 molotow3        3       none      12     12     first discard    36      points + table − hand Weis
+molotow5        5       none      7      7      first discard    36      points + table − hand Weis
+molotow6        6       none      6      6      first discard    36      points + table − hand Weis
 sidi            2       none      8      18     open card        37      points + Weis + Stöck
 schieber6       6       alternate 6      6      chosen (or push) 43      team points
 =============== ======= ========= ====== ====== ================ ======= =====================
+
+Every game deals from the 36 cards but ``molotow5``, whose deck lacks the ♠7 (``GameSpec.removed``;
+35 cards, 7 each). The ♠7 counts 0 points in every contract, so a round still has 157 points.
 
 The rule switches that vary within a game (presets, ``trump_mode``, ``predictions``, ...) live in
 :mod:`jass_env.rules`; ``Rules.game`` names the spec.
@@ -34,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import CONTRACTS, N_CARDS, RANKS, SUITS
+from .cards import ALL_CARDS_MASK, CONTRACTS, N_CARDS, RANKS, SUITS, mask_of
 
 #: how seats form sides: "pairs" (p and p + 2 partners), "alternate" ({0, 2, 4} vs {1, 3, 5}),
 #: "none" (everyone alone: each player is his own side)
@@ -89,6 +94,14 @@ class GameSpec:
     #: the environments' episode unless told otherwise: "round" (one deal) or "match" (Coiffeur:
     #: the whole game, since which row to spend on which hand is the game)
     default_episode: str = "round"
+    # ---- Molotow for five (issue 17): the cards taken out of the deck before the deal
+    #: names of the cards not in this game's deck (``molotow5``: ``("S7",)``); () = all 36
+    removed: tuple[str, ...] = ()
+
+    @property
+    def deck(self) -> int:
+        """The cards of this game's deck (36-bit mask): all 36 but the ``removed`` ones."""
+        return ALL_CARDS_MASK & ~mask_of(self.removed)
 
     @property
     def n_actions(self) -> int:
@@ -144,13 +157,20 @@ SPECS: dict[str, GameSpec] = {
                            default_episode="match"),
 }
 # --- Mittlere and Molotow (issue 17): no phase before card play, the 36 card actions only.
-# Molotow for 5 and 6 players would need MAX_PLAYERS = 6 (every state grows); not offered.
 SPECS["mittlere"] = GameSpec("mittlere", "Mittlere", KIND_MITTLERE, players=3, teams=TEAMS_NONE,
                              hand_size=12, tricks=12, bidding="none", action_names=CARD_ACTION_NAMES)
 SPECS["molotow"] = GameSpec("molotow", "Molotow", KIND_MOLOTOW, players=4, teams=TEAMS_NONE,
                             hand_size=9, tricks=9, bidding="none", action_names=CARD_ACTION_NAMES)
 SPECS["molotow3"] = GameSpec("molotow3", "Molotow for three", KIND_MOLOTOW, players=3,
                              teams=TEAMS_NONE, hand_size=12, tricks=12, bidding="none",
+                             action_names=CARD_ACTION_NAMES)
+# Molotow for five and six (docs/rules.md "Molotow"): five deal 7 each from the deck without the
+# ♠7, six deal 6 each from the 36 cards
+SPECS["molotow5"] = GameSpec("molotow5", "Molotow for five", KIND_MOLOTOW, players=5,
+                             teams=TEAMS_NONE, hand_size=7, tricks=7, bidding="none",
+                             action_names=CARD_ACTION_NAMES, removed=("S7",))
+SPECS["molotow6"] = GameSpec("molotow6", "Molotow for six", KIND_MOLOTOW, players=6,
+                             teams=TEAMS_NONE, hand_size=6, tricks=6, bidding="none",
                              action_names=CARD_ACTION_NAMES)
 # --- end Mittlere and Molotow
 # --- Sidi-Jass for two (project rules, docs/sidi.md): 2 players of 8 cards, a stock of 20 cards

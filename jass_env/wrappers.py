@@ -257,6 +257,8 @@ for _game, _id in (("differenzler", "jass_env/Differenzler-v0"),
                    ("mittlere", "jass_env/Mittlere-v0"), ("molotow", "jass_env/Molotow-v0"),
                    ("molotow3", "jass_env/Molotow3-v0"),
                    ("sidi", "jass_env/Sidi-v0"),            # ---- Sidi
-                   ("schieber6", "jass_env/Schieber6-v0")):        # ---- Schieber for six
+                   ("schieber6", "jass_env/Schieber6-v0"),         # ---- Schieber for six
+                   # ---- Molotow for five and six (issue 17)
+                   ("molotow5", "jass_env/Molotow5-v0"), ("molotow6", "jass_env/Molotow6-v0")):
     if _id not in gymnasium.registry:
         gymnasium.register(id=_id, entry_point="jass_env.wrappers:JassGymEnv", kwargs={"game": _game})

@@ -39,9 +39,10 @@ def rank_of(card: str) -> str:
 
 
 def deal(partial: Mapping[int, Sequence[str]], *, seed: int = 0, clean: bool = True, players: int = 4,
-         hand_size: int = 9) -> list[list[str]]:
-    """Complete a deal of 36 cards to ``players`` hands of ``hand_size``: hands given in ``partial``
-    (all their cards or some of them) are filled up with the cards nobody was given.
+         hand_size: int = 9, deck: Sequence[str] = ALL_CARDS) -> list[list[str]]:
+    """Complete a deal of the ``deck`` (the 36 cards unless told) to ``players`` hands of
+    ``hand_size``: hands given in ``partial`` (all their cards or some of them) are filled up with
+    the cards nobody was given.
 
     With ``clean`` the cards added never make a hand hold a Weis or Stöck that the given cards
     did not already hold (no run of 3, no four of a kind, no K+Q of one suit is created), so the
@@ -53,7 +54,7 @@ def deal(partial: Mapping[int, Sequence[str]], *, seed: int = 0, clean: bool = T
         raise ValueError(f"a card is given twice: {used}")
     if any(len(h) > hand_size for h in given):
         raise ValueError(f"a hand has more than {hand_size} cards")
-    rest = [c for c in ALL_CARDS if c not in used]
+    rest = [c for c in deck if c not in used]
     rng = random.Random(seed)
     for _ in range(20000):
         rng.shuffle(rest)

@@ -30,7 +30,7 @@ def name(a: int) -> str:
     return Round("molotow", seed=0).spec.action_names[a]
 
 
-@pytest.mark.parametrize("game", ["mittlere", "molotow", "molotow3"])
+@pytest.mark.parametrize("game", ["mittlere", "molotow", "molotow3", "molotow5", "molotow6"])
 def test_registered_bots_play_whole_hands_legally(game: str) -> None:
     bots = [make_agent("heuristic", game, seed=1), make_agent("random", game, seed=2)]
     assert isinstance(bots[1], RandomAgent)

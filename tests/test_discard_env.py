@@ -12,13 +12,13 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 from jass_env import Round, core, encoding
-from jass_env.aec import env, mittlere_env, molotow3_env, molotow_env, raw_env
+from jass_env.aec import env, mittlere_env, molotow3_env, molotow5_env, molotow6_env, molotow_env, raw_env
 from jass_env.observation_discard import SLICES, obs_dim
 from jass_env.spec import SPECS
 from jass_env.vector import VectorJassEnv
 from jass_env.wrappers import JassGymEnv
 
-GAMES = ("mittlere", "molotow", "molotow3")
+GAMES = ("mittlere", "molotow", "molotow3", "molotow5", "molotow6")
 
 
 def _play(e, rng: np.random.Generator) -> dict[str, float]:
@@ -40,7 +40,8 @@ def test_pettingzoo_api_seed_and_render(game):
     render_test(lambda render_mode=None: env(game=game, render_mode=render_mode))
 
 
-@pytest.mark.parametrize(("game", "make"), list(zip(GAMES, (mittlere_env, molotow_env, molotow3_env))))
+@pytest.mark.parametrize(("game", "make"), list(zip(GAMES, (mittlere_env, molotow_env, molotow3_env,
+                                                                molotow5_env, molotow6_env))))
 def test_spaces_and_names_follow_the_game(game, make):
     spec = SPECS[game]
     e = raw_env(game=game)
@@ -153,7 +154,7 @@ def test_render_shows_trump_fixing_and_molotow_weis() -> None:
     assert "Hand Weis (minus): player_0 200 · player_1 100" in text
 
 
-@pytest.mark.parametrize("game", ["mittlere", "molotow"])
+@pytest.mark.parametrize("game", ["mittlere", "molotow", "molotow5", "molotow6"])
 def test_gym_wrapper(game):
     n = SPECS[game].players
     g = JassGymEnv(seat=n - 1, game=game)
@@ -166,7 +167,8 @@ def test_gym_wrapper(game):
         obs, _, done, _, _ = g.step(int(np.flatnonzero(mask)[0]))
     with pytest.raises(ValueError, match="no partners"):
         JassGymEnv(game=game, partner=lambda o: 0)
-    title = {"mittlere": "Mittlere", "molotow": "Molotow"}[game]
+    title = {"mittlere": "Mittlere", "molotow": "Molotow", "molotow5": "Molotow5",
+             "molotow6": "Molotow6"}[game]
     assert gymnasium.make(f"jass_env/{title}-v0").unwrapped.rules.game == game
 
 

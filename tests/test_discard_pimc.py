@@ -13,7 +13,7 @@ from jass_env import Round, core, encoding, kernel
 from jass_env.cards import card_id
 from jass_env.rules import make_rules
 
-GAMES = ("mittlere", "molotow", "molotow3")
+GAMES = ("mittlere", "molotow", "molotow3", "molotow5", "molotow6")
 
 
 def observation(st: np.ndarray, player: int, rules) -> dict[str, np.ndarray]:
@@ -190,7 +190,8 @@ def test_bad_parameters_are_named(kwargs, words) -> None:
 
 
 def test_other_games_and_bad_specs_are_refused() -> None:
-    with pytest.raises(ValueError, match="DiscardPIMC plays mittlere, molotow, molotow3, not 'schieber'"):
+    every_game = "mittlere, molotow, molotow3, molotow5, molotow6"
+    with pytest.raises(ValueError, match=f"DiscardPIMC plays {every_game}, not 'schieber'"):
         dp.DiscardPIMC("schieber")
     with pytest.raises(AgentSpecError, match="mittlere PIMC plays out with rollout=random, got 'heuristic'"):
         make_agent("pimc:rollout=heuristic", "mittlere")

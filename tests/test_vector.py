@@ -37,6 +37,8 @@ EQUIVALENCE_PRESETS += ["mittlere", "molotow", "molotow3"]
 EQUIVALENCE_PRESETS += ["sidi"]                   # ---- Sidi (project rules)
 # Schieber for six
 EQUIVALENCE_PRESETS += ["schieber6"]
+# Molotow for five and six
+EQUIVALENCE_PRESETS += ["molotow5", "molotow6"]
 
 
 @pytest.mark.parametrize("episode", ["round", "match"])
