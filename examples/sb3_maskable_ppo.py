@@ -59,6 +59,7 @@ try:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.utils import LinearSchedule
     from stable_baselines3.common.vec_env import DummyVecEnv
 except ImportError as e:  # pragma: no cover - exercised only without the libraries
     raise ImportError(f"this example needs Stable-Baselines3 and sb3-contrib ({e}); install them with "
@@ -66,6 +67,8 @@ except ImportError as e:  # pragma: no cover - exercised only without the librar
                       ) from None
 
 SEAT_KINDS = ("random", "heuristic", "self")
+#: the learning rate over a run: fixed, or decaying linearly to 0
+LR_SCHEDULES = ("constant", "linear")
 
 
 class MaskablePolicyAgent(Agent):
@@ -194,13 +197,15 @@ def make_vec_env(opponents: str, partner: str, rules: Rules, seed: int, n_envs: 
 def build_model(opponents: str = "random", partner: str = "self", *, seed: int = 0,
                 rules: str | Rules = "schieber", reward: str = "points", n_envs: int = 8,
                 n_steps: int = 128, batch_size: int = 256,
-                n_epochs: int = 4, learning_rate: float = 3e-4, hidden: Sequence[int] = (256, 256),
-                ent_coef: float = 0.01, sync_every: int = 1, verbose: int = 0
-                ) -> tuple[MaskablePPO, SyncFrozenCallback]:
+                n_epochs: int = 4, learning_rate: float = 3e-4, lr_schedule: str = "constant",
+                hidden: Sequence[int] = (256, 256), ent_coef: float = 0.01, sync_every: int = 1,
+                verbose: int = 0) -> tuple[MaskablePPO, SyncFrozenCallback]:
     """A MaskablePPO model on the Jass env and the callback that keeps its frozen copies in sync.
 
     ``n_steps`` is per env (a rollout is ``n_envs * n_steps`` learner decisions); ``gamma`` is 1
     (a round is one episode of about 10 learner decisions; the rewards are bounded).
+    ``lr_schedule``: ``"constant"`` keeps ``learning_rate``; ``"linear"`` decays it linearly from
+    ``learning_rate`` to 0 over the ``total_timesteps`` of ``model.learn``.
     """
     for what, kind in (("opponents", opponents), ("partner", partner)):
         if kind not in SEAT_KINDS:
@@ -210,6 +215,8 @@ def build_model(opponents: str = "random", partner: str = "self", *, seed: int =
     if n_envs < 1 or n_steps < 2 or batch_size < 2:
         raise ValueError(f"need n_envs >= 1, n_steps >= 2, batch_size >= 2; "
                          f"got {n_envs}, {n_steps}, {batch_size}")
+    if lr_schedule not in LR_SCHEDULES:
+        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; valid: {', '.join(LR_SCHEDULES)}")
     rules = make_rules(rules)
     policy_kwargs = {"net_arch": list(hidden)}
     # the envs (and their frozen-copy seats) exist before the model: all frozen copies share one
@@ -222,8 +229,9 @@ def build_model(opponents: str = "random", partner: str = "self", *, seed: int =
     frozen_policy.requires_grad_(False)
     frozen: list[MaskablePolicyAgent] = []
     env = make_vec_env(opponents, partner, rules, seed, n_envs, reward, frozen, frozen_policy)
+    lr = learning_rate if lr_schedule == "constant" else LinearSchedule(learning_rate, 0.0, 1.0)
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
-                        learning_rate=learning_rate, gamma=1.0, gae_lambda=0.95, ent_coef=ent_coef,
+                        learning_rate=lr, gamma=1.0, gae_lambda=0.95, ent_coef=ent_coef,
                         policy_kwargs=policy_kwargs, seed=seed, verbose=verbose, device="cpu")
     return model, SyncFrozenCallback(frozen, every=sync_every)
 
@@ -254,6 +262,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--envs", type=int, default=8, help="parallel envs (learner in seat i %% 4)")
     ap.add_argument("--n-steps", type=int, default=128, help="rollout length per env")
     ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
+    ap.add_argument("--lr-schedule", choices=LR_SCHEDULES, default="constant",
+                    help="keep the learning rate, or decay it linearly to 0 over the run")
     ap.add_argument("--sync-every", type=int, default=1, help="rollouts between frozen-copy updates")
     ap.add_argument("--eval-deals", type=int, default=200, help="duplicate deals per evaluation (0: none)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
@@ -275,7 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         torch.set_num_threads(args.threads)
         model, callback = build_model(args.opponents, args.partner, seed=args.seed, rules=rules,
                                       reward=args.reward, n_envs=args.envs, n_steps=args.n_steps,
-                                      batch_size=args.batch_size, sync_every=args.sync_every,
+                                      batch_size=args.batch_size, learning_rate=args.lr,
+                                      lr_schedule=args.lr_schedule, sync_every=args.sync_every,
                                       verbose=args.verbose)
     except ValueError as e:  # RulesError is a ValueError
         print(f"error: {e}", file=sys.stderr)

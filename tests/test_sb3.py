@@ -103,6 +103,8 @@ def test_bad_arguments_give_clear_errors(capsys):
         build_model("pimc")
     with pytest.raises(ValueError, match="unknown reward"):
         build_model("random", reward="score")
+    with pytest.raises(ValueError, match="unknown lr_schedule 'cosine'.*constant, linear"):
+        build_model("random", lr_schedule="cosine")
     assert main(["--timesteps", "0"]) == 2
     assert "--timesteps must be >= 1" in capsys.readouterr().err
     assert main(["--timesteps", "10", "--rules", "nope"]) == 2
@@ -118,3 +120,16 @@ def test_script_self_play_end_to_end(tmp_path, capsys):
     assert report["frozen_copies"] == 3 and report["timesteps"] == 128
     assert set(report["evaluation"]) == {"random", "heuristic"}
     assert path.exists()
+
+
+def test_linear_lr_schedule_decays_to_zero_over_the_run():
+    model, callback = build_model("random", "random", seed=0, n_envs=1, n_steps=16, batch_size=16,
+                                  hidden=(16,), learning_rate=1e-3, lr_schedule="linear")
+    assert model.lr_schedule(1.0) == pytest.approx(1e-3)      # progress remaining: the start
+    assert model.lr_schedule(0.25) == pytest.approx(2.5e-4)   # three quarters through
+    model.learn(total_timesteps=32, callback=callback)
+    # the last update comes after the last rollout, with no progress remaining: rate 0
+    assert model.policy.optimizer.param_groups[0]["lr"] == pytest.approx(0.0)
+    constant, _ = build_model("random", "random", seed=0, n_envs=1, n_steps=16, batch_size=16,
+                              hidden=(16,), learning_rate=1e-3)
+    assert constant.lr_schedule(0.25) == pytest.approx(1e-3)
