@@ -47,14 +47,14 @@ OPPONENT = "random"
 
 # learner decisions; build_model's keywords (n_steps is per env: 8 x 512 = 4,096 steps per rollout)
 SB3_BUDGET: dict[str, Any] = {
-    "timesteps": 2_000_000, "seed": 0, "opponents": "random", "partner": "self", "reward": "tricks",
+    "timesteps": 3_000_000, "seed": 0, "opponents": "random", "partner": "self", "reward": "tricks",
     "n_envs": 8, "n_steps": 512, "batch_size": 1024, "n_epochs": 4, "learning_rate": 1e-3,
-    "hidden": (256, 256), "ent_coef": 0.01,
+    "lr_schedule": "linear", "hidden": (256, 256), "ent_coef": 0.01,
 }
 # decisions of all four seats; train's keywords
 TIANSHOU_BUDGET: dict[str, Any] = {
-    "timesteps": 1_500_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
-    "batch_size": 1024, "repeat": 4, "hidden": (256, 256), "lr": 1e-3,
+    "timesteps": 3_000_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
+    "batch_size": 512, "repeat": 4, "hidden": (256, 256), "lr": 1e-3,
 }
 
 Result = dict[str, Any]
