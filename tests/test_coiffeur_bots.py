@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_sidi_bots import observation  # the observation dict of the player to move
 
 from agents.coiffeur import graf_average
 from agents.heuristic import graf_scores
 from agents.registry import make_agent
-from jass_env import Round, core, encoding
+from jass_env import Round, core
 from jass_env.cards import card_id, mask_of
 from jass_env.spec import COIFFEUR_ROW_LABELS
 
@@ -49,14 +50,6 @@ def random_surpluses() -> np.ndarray:
             graf_scores(sum(1 << int(c) for c in deck[9 * k:9 * k + 9]), scores)
             out.append(scores - graf_average())
     return np.array(out)
-
-
-def observation(r: Round) -> dict[str, np.ndarray]:
-    obs = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
-    encoding.encode_observation(r.state, r.to_move, r.rp, obs)
-    mask = np.zeros(r.spec.n_actions, dtype=np.int8)
-    core.write_legal_mask(core.legal_actions_mask(r.state, r.rp), core.legal_block(r.state, r.rp), mask)
-    return {"observation": obs, "action_mask": mask}
 
 
 def position(my_cards: list[str], open_rows: tuple[str, ...], opponents_open: bool, dealer: int = 3,
