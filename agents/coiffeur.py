@@ -21,9 +21,9 @@ with the largest surplus, pushed when nothing pays (> 0). With :data:`PLAN_ROWS`
   (independent of this hand and of each other; the expectation is taken over
   :data:`SAMPLE_DEALS` fixed random deals, all four hands of each, so each contract's mean surplus
   is exactly 0), and its declarer maximizes the same objective;
-* the objective is the sum over the team's remaining rows of ``factor_r x sigma``-style surplus of
-  the hand written there (what the team adds above the rows' averages); the opponents' sheet is
-  not valued.
+* the objective is the sum over the team's remaining rows (this deal's included) of ``factor_r x``
+  the surplus of the hand written there in the row's contract (what the team adds above the
+  rows' averages); the opponents' sheet is not valued.
 
 Two cases, by whether the opponents still have an open row (so are candidates this deal):
 
@@ -131,11 +131,18 @@ def plan_declaration(hand: int, legal: int, factors: np.ndarray, average: np.nda
     return best
 
 
-def plan_case(opponents_open: bool, partner_pushed: bool) -> int:
-    """The plan case (module docstring) of a candidate."""
-    if opponents_open:
-        return CASE_OPPONENTS_OPEN
-    return CASE_SECOND if partner_pushed else CASE_FIRST
+@njit(cache=True)
+def planned_declaration(hand: int, legal: int, own_open: int, opponents_open: bool, partner_pushed: bool,
+                        factors: np.ndarray, average: np.ndarray, cost: np.ndarray,
+                        margin: np.ndarray) -> int:
+    """:func:`plan_declaration` with the planning tables of :func:`plan_tables` for a candidate
+    whose team has the open rows ``own_open`` (bitmask); the case (module docstring) follows from
+    whether the opponents have an open row and whether the partner pushed this deal."""
+    case = CASE_OPPONENTS_OPEN
+    if not opponents_open:
+        case = CASE_SECOND if partner_pushed else CASE_FIRST
+    kind = 0 if case == CASE_OPPONENTS_OPEN else 1
+    return plan_declaration(hand, legal, factors, average, cost[kind, own_open], margin[case, own_open])
 
 
 @njit(cache=True)
@@ -145,13 +152,10 @@ def state_declaration(st: np.ndarray, rp: np.ndarray, factors: np.ndarray, avera
     phase (the planning tables ``cost``, ``margin`` of :func:`plan_tables`)."""
     p = kernel.to_move(st)
     team = p % 2
-    own = coiffeur.open_rows(st, team, rp)
-    case = CASE_OPPONENTS_OPEN
-    if coiffeur.open_rows(st, 1 - team, rp) == 0:
-        case = CASE_SECOND if (kernel.co_pushers(st) >> ((p + 2) % 4)) & 1 else CASE_FIRST
-    kind = 0 if case == CASE_OPPONENTS_OPEN else 1
-    return plan_declaration(kernel.hand_of(st, p), coiffeur.legal_declarations(st, rp), factors, average,
-                            cost[kind, own], margin[case, own])
+    partner_pushed = (kernel.co_pushers(st) >> ((p + 2) % 4)) & 1 == 1
+    return planned_declaration(kernel.hand_of(st, p), coiffeur.legal_declarations(st, rp),
+                               coiffeur.open_rows(st, team, rp), coiffeur.open_rows(st, 1 - team, rp) != 0,
+                               partner_pushed, factors, average, cost, margin)
 
 
 # ---------------------------------------------------------------------------------- planning tables
@@ -239,12 +243,10 @@ class CoiffeurHeuristic(Agent):
     def declare(self, hand: int, legal: int, obs: np.ndarray) -> int:
         """The declaration for ``hand`` and the ``legal`` actions; ``obs`` the Coiffeur observation
         (it tells both sheets' open rows and who pushed)."""
-        own = _mask_of(obs[O_OPEN:O_OPEN + CO_MAX_ROWS])
-        case = plan_case(_mask_of(obs[O_OPEN + CO_MAX_ROWS:O_OPEN + 2 * CO_MAX_ROWS]) != 0,
-                         bool(obs[O_PUSHES + 2] > 0.5))
-        kind = 0 if case == CASE_OPPONENTS_OPEN else 1
-        return int(plan_declaration(hand, legal, self.factors, _AVERAGE, self.cost[kind, own],
-                                    self.margin[case, own]))
+        return int(planned_declaration(hand, legal, _mask_of(obs[O_OPEN:O_OPEN + CO_MAX_ROWS]),
+                                       _mask_of(obs[O_OPEN + CO_MAX_ROWS:O_OPEN + 2 * CO_MAX_ROWS]) != 0,
+                                       bool(obs[O_PUSHES + 2] > 0.5), self.factors, _AVERAGE, self.cost,
+                                       self.margin))
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         mask = np.asarray(obs["action_mask"])
@@ -267,5 +269,5 @@ def choose_declaration(hand: int, legal: int, factors: np.ndarray) -> int:
 
 
 __all__ = ["CoiffeurHeuristic", "choose_declaration", "declaration_value", "graf_average", "plan_declaration",
-           "plan_tables", "plan_case", "state_declaration", "sample_row_values", "row_factors", "surplus_of",
-           "PLAN_ROWS"]
+           "plan_tables", "planned_declaration", "state_declaration", "sample_row_values", "row_factors",
+           "surplus_of", "PLAN_ROWS"]
