@@ -109,11 +109,12 @@ def build_world_state(v: np.ndarray, hands: np.ndarray, rp: np.ndarray, st: np.n
 
 @njit(cache=True)
 def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known: np.ndarray) -> int:
-    """Play the world ``st`` to the end (policy 0 heuristic, 1 random); return team 0 − team 1."""
+    """Play the world ``st`` to the end (policy 0 heuristic, 1 random); return team 0 − team 1.
+    The heuristic reads the contract ranking the current trick (Coiffeur's Slalom and Guschti
+    change it trick by trick)."""
     if policy != 0:
         play_out_random(st, rp, rng)
         return kernel.score_of(st, 0) - kernel.score_of(st, 1)
-    contract = kernel.contract(st)
     players = kernel.n_players(rp)
     while kernel.phase(st) == PHASE_PLAY:
         p = kernel.to_move(st)
@@ -123,7 +124,8 @@ def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known:
         for q in range(players):
             known[q] = kernel.weis_cards_of(st, q) & ~played if kernel.trick_number(st) >= 1 else 0
         card = heuristic_card(kernel.hand_of(st, p), played, kernel.current_trick(st),
-                              kernel.cards_in_trick(st), p, kernel.leader(st), contract, kernel.declarer(st),
+                              kernel.cards_in_trick(st), p, kernel.leader(st), kernel.contract(st),
+                              kernel.declarer(st),
                               kernel.voids(st), known, rp, 0)
         core.apply_action(st, card, rp)
     return kernel.score_of(st, 0) - kernel.score_of(st, 1)
@@ -133,22 +135,29 @@ def rollout(st: np.ndarray, rp: np.ndarray, policy: int, rng: np.ndarray, known:
 def pimc_worlds(v: np.ndarray, rp: np.ndarray, n_worlds: int, policy: int, rng: np.ndarray,
                 sums: np.ndarray) -> None:
     """Add, for ``n_worlds`` sampled worlds, each legal card's rollout result to ``sums[card]``."""
-    legal = v[V_LEGAL] & ALL_CARDS
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     world = np.zeros(STATE_SIZE, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    known = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for _ in range(n_worlds):
         sample_world(v, rp, rng, hands)
         build_world_state(v, hands, rp, world)
-        m = legal
-        while m:
-            low = m & -m
-            c = core.lowest_bit(low)
-            m ^= low
-            st[:] = world
-            core.apply_action(st, c, rp)
-            sums[c] += rollout(st, rp, policy, rng, known)
+        card_sums(world, v[V_LEGAL] & ALL_CARDS, rp, policy, rng, sums)
+
+
+@njit(cache=True)
+def card_sums(world: np.ndarray, legal: int, rp: np.ndarray, policy: int, rng: np.ndarray,
+              sums: np.ndarray) -> None:
+    """Add each card of ``legal`` (36-bit mask) played in the world state ``world`` (the searcher,
+    player 0, to move) and the rollout's result (:func:`rollout`) to ``sums[card]``."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    known = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    m = legal
+    while m:
+        low = m & -m
+        c = core.lowest_bit(low)
+        m ^= low
+        st[:] = world
+        core.apply_action(st, c, rp)
+        sums[c] += rollout(st, rp, policy, rng, known)
 
 
 @njit(cache=True)
@@ -227,4 +236,4 @@ class PIMCAgent(Agent):
 
 
 __all__ = ["PIMCAgent", "MAX_TRIES", "check_search_params", "search_worlds", "sample_world",
-           "build_world_state", "rollout", "pimc_worlds"]
+           "build_world_state", "rollout", "pimc_worlds", "card_sums"]

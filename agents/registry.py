@@ -16,8 +16,10 @@ heuristic  seed                                              agents.heuristic.He
                                                              agents.sidi.SidiHeuristic)
 pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAgent (Differenzler:
            random (Differenzler: heuristic; Mittlere,        agents.differenzler.DifferenzlerPIMC;
-           Molotow: random; Sidi: worlds=20, random),        Mittlere, Molotow: agents.discard_pimc.
-           time_limit (seconds per decision), seed           DiscardPIMC; Sidi: agents.sidi.SidiPIMC)
+           Molotow: random; Sidi: worlds=20, random;         Mittlere, Molotow: agents.discard_pimc.
+           Coiffeur: heuristic only), time_limit (seconds    DiscardPIMC; Sidi: agents.sidi.SidiPIMC;
+           per decision), seed                               Coiffeur: agents.coiffeur_pimc.
+                                                             CoiffeurPIMC)
 policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
            or random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
@@ -103,9 +105,13 @@ def _DIFFERENZLER(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads 
 
 
 # ---- Coiffeur (issue 15)
-def _COIFFEUR(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a table entry)
-    """``by_game`` for a bot class of :mod:`agents.coiffeur` in the three Coiffeur games."""
-    return {g: ("agents.coiffeur", cls) for g in ("coiffeur", "coiffeur6", "coiffeur10")}
+_COIFFEUR_GAMES = ("coiffeur", "coiffeur6", "coiffeur10")
+
+
+def _COIFFEUR(cls: str, module: str = "agents.coiffeur") -> dict[str, tuple[str, str]]:  # noqa: N802
+    """``by_game`` for a Coiffeur bot class (of :mod:`agents.coiffeur` unless ``module`` says) in
+    the three Coiffeur games (reads as a table entry)."""
+    return {g: (module, cls) for g in _COIFFEUR_GAMES}
 
 # --- Mittlere and Molotow (issue 17): their rule-based bots
 _MOLOTOW_GAMES = ("molotow", "molotow3", "molotow5", "molotow6")      # 4, 3, 5 and 6 players
@@ -132,7 +138,8 @@ AGENTS: dict[str, AgentType] = {
     "pimc": AgentType("agents.pimc", "PIMCAgent",
                       {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
                       True, "Perfect Information Monte Carlo search",
-                      by_game={**_DIFFERENZLER("DifferenzlerPIMC"), **_DISCARD_PIMC, **_SIDI_PIMC}),
+                      by_game={**_DIFFERENZLER("DifferenzlerPIMC"), **_DISCARD_PIMC, **_SIDI_PIMC,
+                               **_COIFFEUR("CoiffeurPIMC", "agents.coiffeur_pimc")}),
     "policy": AgentType("agents.policy", "PolicyAgent",
                         {"checkpoint": str, "greedy": _bool, "seed": int}, False,
                         "a trained policy checkpoint (default: agents/checkpoints/default.pt)",

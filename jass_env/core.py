@@ -763,3 +763,33 @@ def set_sidi_world(st: np.ndarray, stock_rest: np.ndarray, n_rest: int, trump_ca
     for p in range(n_players(rp)):
         sidi.note_stoeck(st, p, rp)
 # --- end Sidi
+
+
+# ---- Coiffeur search worlds (issue 15): a deal's row and game, a declaration from a seat's view
+from .kernel import S_CO_FILLED, S_CO_GAME, S_CO_ROW  # noqa: E402  (appended block)
+
+
+@engine_jit
+def set_coiffeur_deal(st: np.ndarray, row: int, game: int) -> None:
+    """Coiffeur: the row declared (``row``, a row id) and its game (0..5 a contract, 6..9 Slalom /
+    Guschti from Obenabe / Undenufe) in a card-play state built by :func:`set_play_position`,
+    whose ``contract`` is the one ranking the current trick. The declaring team's row is written
+    at the deal's end; the sheets and the game are not part of such a world."""
+    st[S_CO_ROW] = row
+    st[S_CO_GAME] = game
+
+
+@engine_jit
+def set_coiffeur_world(st: np.ndarray, hands: np.ndarray, dealer: int, filled: np.ndarray, pushes: int,
+                       rp: np.ndarray) -> None:
+    """Coiffeur: a deal in its declaration phase in ``st`` (a state outside a game): the rows
+    written per team (``filled[t]`` bitmasks; the values written are not part of it), the hands
+    dealt by ``dealer``, then ``pushes`` pushes from the first candidate on (the declaration as a
+    seat sees it: who pushed is public)."""
+    coiffeur.reset_sheets(st)
+    for t in range(2):
+        st[S_CO_FILLED + t] = filled[t]
+    start_round(st, hands, dealer, rp)
+    for _ in range(pushes):
+        coiffeur.apply_declaration(st, coiffeur.PUSH, rp)
+# --- end Coiffeur search worlds
