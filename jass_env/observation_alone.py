@@ -12,13 +12,16 @@ slice tables (:func:`slice_table`, :func:`slices_by_name`, :func:`named_slice`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from . import kernel
 from .kernel import N_SUITS, seat_after
 from .observation import set_cards
-from .spec import ROUND_POINTS
+from .spec import ROUND_POINTS, SPECS, GameSpec
 
 #: the cards of one card set (a slice of 36 floats, 1 = the card is in the set)
 CARD_SLICE = 36
@@ -109,6 +112,34 @@ def slices_by_name(table: tuple[SliceRow, ...]) -> dict[str, slice]:
     return {name: slice(off, off + k) for name, off, k, _ in table}
 
 
+class GameLayouts(NamedTuple):
+    """The observation layout of every game of one observation module, per game name.
+
+    Built by :func:`game_layouts` from the module's ``offsets(players, tricks)`` (the starts of its
+    slices, then the layout's length) and the slices' (name, meaning) in order.
+    """
+
+    #: game -> (name, offset, length, meaning) of every slice
+    obs_slices: dict[str, tuple[SliceRow, ...]]
+    #: game -> slice name -> slice
+    slices: dict[str, dict[str, slice]]
+    #: game -> observation length (floats)
+    obs_dims: dict[str, int]
+    #: game -> length of the full-information state (the observation, then ``state_extra`` floats)
+    state_dims: dict[str, int]
+
+
+def game_layouts(games: tuple[str, ...], offsets: Callable[[int, int], tuple],
+                 meanings: tuple[tuple[str, str], ...],
+                 state_extra: Callable[[GameSpec], int]) -> GameLayouts:
+    """The :class:`GameLayouts` of ``games``; ``state_extra(spec)``: the floats the state adds after
+    the observation (the hands, ...)."""
+    tables = {g: slice_table(offsets(SPECS[g].players, SPECS[g].tricks), meanings) for g in games}
+    dims = {g: offsets(SPECS[g].players, SPECS[g].tricks)[-1] for g in games}
+    return GameLayouts(tables, {g: slices_by_name(t) for g, t in tables.items()}, dims,
+                       {g: dims[g] + state_extra(SPECS[g]) for g in games})
+
+
 def named_slice(obs: np.ndarray, slices: dict[str, dict[str, slice]], game: str, name: str,
                 unknown_game: str) -> np.ndarray:
     """View of slice ``name`` of a ``game`` observation (or batch, last axis) in ``slices`` (game
@@ -121,4 +152,4 @@ def named_slice(obs: np.ndarray, slices: dict[str, dict[str, slice]], game: str,
 
 
 __all__ = ["CARD_SLICE", "relative", "card_slice_starts", "encode_table", "encode_game", "encode_hands",
-           "slice_table", "slices_by_name", "named_slice"]
+           "slice_table", "slices_by_name", "named_slice", "GameLayouts", "game_layouts"]

@@ -64,9 +64,8 @@ from .observation_alone import (
     encode_game,
     encode_hands,
     encode_table,
+    game_layouts,
     named_slice,
-    slice_table,
-    slices_by_name,
 )
 from .rules import RP_MATCH_ROUNDS, RP_PLAYERS, RP_PREDICTIONS_OPEN, RP_TRICKS
 from .spec import ROUND_POINTS, SPECS, GameSpec
@@ -123,25 +122,27 @@ def _offsets(n: int, t: int) -> tuple:
             predictions, leader, trick_number, points, tricks_won, to_go, game_penalty, rounds_left, end)
 
 
+def _state_extra(spec: GameSpec) -> int:
+    """The floats the state adds after the observation: the n hands, then the n predictions."""
+    return 36 * spec.players + spec.players
+
+
+#: per game: the slice table, name -> slice, and the observation and state lengths
+OBS_SLICES, SLICES, OBS_DIMS, STATE_DIMS = game_layouts(GAMES, _offsets, _SLICE_MEANINGS, _state_extra)
+
+
 def obs_slices(spec: GameSpec) -> tuple[tuple[str, int, int, str], ...]:
     """(name, offset, length, meaning) of every slice for a Differenzler game, in order."""
-    return slice_table(_offsets(spec.players, spec.tricks), _SLICE_MEANINGS)
+    return OBS_SLICES[spec.name]
 
 
 def obs_dim(spec: GameSpec) -> int:
-    return _offsets(spec.players, spec.tricks)[-1]
+    return OBS_DIMS[spec.name]
 
 
 def state_dim(spec: GameSpec) -> int:
     """Observation, then n hands and n predictions."""
-    return obs_dim(spec) + 36 * spec.players + spec.players
-
-
-#: per game: the slice table, name -> slice, and the observation and state lengths
-OBS_SLICES = {g: obs_slices(SPECS[g]) for g in GAMES}
-SLICES = {g: slices_by_name(OBS_SLICES[g]) for g in GAMES}
-OBS_DIMS = {g: obs_dim(SPECS[g]) for g in GAMES}
-STATE_DIMS = {g: state_dim(SPECS[g]) for g in GAMES}
+    return STATE_DIMS[spec.name]
 
 
 def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:

@@ -59,10 +59,9 @@ from .observation_alone import (
     encode_game,
     encode_hands,
     encode_table,
+    game_layouts,
     named_slice,
     relative,
-    slice_table,
-    slices_by_name,
 )
 from .rules import RP_KIND, RP_MATCH_ROUNDS, RP_PLAYERS, RP_TRICKS
 from .spec import KIND_MITTLERE, KIND_MOLOTOW, ROUND_POINTS, SPECS, GameSpec
@@ -124,24 +123,26 @@ def _offsets(n: int, t: int) -> tuple:
             end)
 
 
+def _state_extra(spec: GameSpec) -> int:
+    """The floats the state adds after the observation: the n hands."""
+    return 36 * spec.players
+
+
+OBS_SLICES, SLICES, OBS_DIMS, STATE_DIMS = game_layouts(GAMES, _offsets, _SLICE_MEANINGS, _state_extra)
+
+
 def obs_slices(spec: GameSpec) -> tuple[tuple[str, int, int, str], ...]:
     """(name, offset, length, meaning) of every slice for Mittlere or Molotow, in order."""
-    return slice_table(_offsets(spec.players, spec.tricks), _SLICE_MEANINGS)
+    return OBS_SLICES[spec.name]
 
 
 def obs_dim(spec: GameSpec) -> int:
-    return _offsets(spec.players, spec.tricks)[-1]
+    return OBS_DIMS[spec.name]
 
 
 def state_dim(spec: GameSpec) -> int:
     """Observation, then n hands."""
-    return obs_dim(spec) + 36 * spec.players
-
-
-OBS_SLICES = {g: obs_slices(SPECS[g]) for g in GAMES}
-SLICES = {g: slices_by_name(OBS_SLICES[g]) for g in GAMES}
-OBS_DIMS = {g: obs_dim(SPECS[g]) for g in GAMES}
-STATE_DIMS = {g: state_dim(SPECS[g]) for g in GAMES}
+    return STATE_DIMS[spec.name]
 
 
 def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:

@@ -56,10 +56,9 @@ from .observation_alone import (
     card_slice_starts,
     encode_hands,
     encode_table,
+    game_layouts,
     named_slice,
     relative,
-    slice_table,
-    slices_by_name,
 )
 from .rules import RP_MATCH_ROUNDS, RP_PLAYERS, RP_TARGET, RP_TRICKS
 from .spec import KIND_SIDI, ROUND_POINTS, SPECS, GameSpec
@@ -116,24 +115,26 @@ def _offsets(n: int, t: int) -> tuple:
             leader, trick_number, points, tricks_won, weis, weis_cards, stoeck, game_score, end)
 
 
+def _state_extra(spec: GameSpec) -> int:
+    """The floats the state adds after the observation: the n hands, then the stock's places."""
+    return CARD_SLICE * (spec.players + sidi.STOCK_SIZE)
+
+
+OBS_SLICES, SLICES, OBS_DIMS, STATE_DIMS = game_layouts(GAMES, _offsets, _SLICE_MEANINGS, _state_extra)
+
+
 def obs_slices(spec: GameSpec) -> tuple[tuple[str, int, int, str], ...]:
     """(name, offset, length, meaning) of every slice, in order."""
-    return slice_table(_offsets(spec.players, spec.tricks), _SLICE_MEANINGS)
+    return OBS_SLICES[spec.name]
 
 
 def obs_dim(spec: GameSpec) -> int:
-    return _offsets(spec.players, spec.tricks)[-1]
+    return OBS_DIMS[spec.name]
 
 
 def state_dim(spec: GameSpec) -> int:
     """Observation, then n hands, then the stock's places."""
-    return obs_dim(spec) + CARD_SLICE * (spec.players + sidi.STOCK_SIZE)
-
-
-OBS_SLICES = {g: obs_slices(SPECS[g]) for g in GAMES}
-SLICES = {g: slices_by_name(OBS_SLICES[g]) for g in GAMES}
-OBS_DIMS = {g: obs_dim(SPECS[g]) for g in GAMES}
-STATE_DIMS = {g: state_dim(SPECS[g]) for g in GAMES}
+    return STATE_DIMS[spec.name]
 
 
 def observation_bounds(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
