@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -68,7 +69,7 @@ try:
     from tianshou.algorithm.algorithm_base import _gae
     from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
     from tianshou.algorithm.multiagent.marl import MultiAgentOnPolicyAlgorithm
-    from tianshou.algorithm.optim import AdamOptimizerFactory
+    from tianshou.algorithm.optim import AdamOptimizerFactory, LRSchedulerFactoryLinear
     from tianshou.data import Collector, ReplayBuffer, VectorReplayBuffer
     from tianshou.env import DummyVectorEnv
     from tianshou.env.pettingzoo_env import PettingZooEnv
@@ -78,6 +79,8 @@ except ImportError as e:  # pragma: no cover - exercised only without the librar
                       "pip install -e '.[tianshou]' (or pip install 'tianshou>=2.0.1,<3')") from None
 
 CHECKPOINT_FORMAT = "jass-tianshou-ppo/1"
+#: the learning rate over a run: fixed, or decaying linearly to 0
+LR_SCHEDULES = ("constant", "linear")
 _MASKED = -1e9  # logit of an illegal action (finite: an all-zero mask gives no NaN)
 
 
@@ -215,16 +218,25 @@ def make_env(rules: Rules, reward: str, seed: int) -> PettingZooEnv:
 
 def build(*, seed: int = 0, rules: str | Rules = "schieber", reward: str = "points", n_envs: int = 16,
           hidden: Sequence[int] = (256, 256), lr: float = 3e-4, gamma: float = 1.0,
-          gae_lambda: float = 0.95, ent_coef: float = 0.01
+          gae_lambda: float = 0.95, ent_coef: float = 0.01, lr_decay_updates: int = 0
           ) -> tuple[MultiAgentOnPolicyAlgorithm, DummyVectorEnv, MaskedActor, nn.Module]:
     """The multi-agent algorithm (four SeatPPO learners, one shared actor, critic and optimizer),
-    its training envs, the actor and the value network."""
+    its training envs, the actor and the value network.
+
+    ``lr_decay_updates`` > 0: the learning rate decays linearly from ``lr`` to 0 over that many
+    updates (one update per collection); 0 keeps it constant.
+    """
     if reward not in REWARD_KINDS:
         raise ValueError(f"unknown reward {reward!r}; valid: {', '.join(REWARD_KINDS)}")
     if n_envs < 1 or not hidden or min(hidden) < 1:
         raise ValueError(f"need n_envs >= 1 and positive hidden sizes; got {n_envs}, {list(hidden)}")
+    if lr_decay_updates < 0:
+        raise ValueError(f"need lr_decay_updates >= 0 (0: a constant rate); got {lr_decay_updates}")
     rules = make_rules(rules)
     torch.manual_seed(seed)
+    optim = AdamOptimizerFactory(lr=lr)
+    if lr_decay_updates:
+        optim = optim.with_lr_scheduler_factory(LRSchedulerFactoryLinear(1, lr_decay_updates, 1))
     envs = DummyVectorEnv([lambda i=i: make_env(rules, reward, seed * 1000 + i) for i in range(n_envs)])
     proto = make_env(rules, reward, seed)
     actor = MaskedActor(hidden)
@@ -234,11 +246,15 @@ def build(*, seed: int = 0, rules: str | Rules = "schieber", reward: str = "poin
         policy = DiscreteActorPolicy(actor=actor, action_space=proto.action_space,
                                      observation_space=proto.observation_space)
         algorithms.append(SeatPPO(seat=seat, policy=policy, critic=SeatCritic(value_net, seat),
-                                  optim=AdamOptimizerFactory(lr=lr), gamma=gamma, gae_lambda=gae_lambda,
+                                  optim=optim, gamma=gamma, gae_lambda=gae_lambda,
                                   ent_coef=ent_coef, max_grad_norm=0.5))
     for a in algorithms[1:]:  # one optimizer (one Adam state) for the shared parameters
         a.optim = algorithms[0].optim
-    return MultiAgentOnPolicyAlgorithm(algorithms=algorithms, env=proto), envs, actor, value_net
+    marl = MultiAgentOnPolicyAlgorithm(algorithms=algorithms, env=proto)
+    # the multi-agent algorithm steps its own schedulers once per update (its seats' are never
+    # stepped): it gets the schedule of the one shared optimizer
+    marl.lr_schedulers.extend(algorithms[0].lr_schedulers)
+    return marl, envs, actor, value_net
 
 
 def _team0_return(returns: np.ndarray) -> np.ndarray:
@@ -248,19 +264,24 @@ def _team0_return(returns: np.ndarray) -> np.ndarray:
 
 def train(timesteps: int, *, seed: int = 0, rules: str | Rules = "schieber", reward: str = "points",
           n_envs: int = 16, steps_per_collect: int = 1024, batch_size: int = 256, repeat: int = 4,
-          hidden: Sequence[int] = (256, 256), lr: float = 3e-4) -> dict[str, Any]:
+          hidden: Sequence[int] = (256, 256), lr: float = 3e-4, lr_schedule: str = "constant"
+          ) -> dict[str, Any]:
     """Train for about ``timesteps`` environment steps (decisions of all four seats).
+    ``lr_schedule``: ``"constant"`` keeps ``lr``; ``"linear"`` decays it to 0 over the run's updates.
 
     Returns ``{"actor", "value_net", "env_steps", "train_s", "algorithm"}``.
     """
     if timesteps < 1 or steps_per_collect < 1 or batch_size < 1 or repeat < 1:
         raise ValueError(f"need timesteps, steps_per_collect, batch_size, repeat >= 1; got "
                          f"{timesteps}, {steps_per_collect}, {batch_size}, {repeat}")
+    if lr_schedule not in LR_SCHEDULES:
+        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; valid: {', '.join(LR_SCHEDULES)}")
     # the collector summarises the per-seat episode returns (n, 4) flattened and logs a warning each time
     logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
-    algorithm, envs, actor, value_net = build(seed=seed, rules=rules, reward=reward, n_envs=n_envs,
-                                              hidden=hidden, lr=lr)
     per_collect = min(steps_per_collect, timesteps)
+    updates = math.ceil(timesteps / per_collect) if lr_schedule == "linear" else 0
+    algorithm, envs, actor, value_net = build(seed=seed, rules=rules, reward=reward, n_envs=n_envs,
+                                              hidden=hidden, lr=lr, lr_decay_updates=updates)
     buffer = VectorReplayBuffer(max(per_collect, n_envs) + n_envs, n_envs)
     collector = Collector(algorithm, envs, buffer)
     collector.reset(reset_buffer=True)
@@ -356,6 +377,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--repeat", type=int, default=4, help="passes over each batch")
     ap.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--lr-schedule", choices=LR_SCHEDULES, default="constant",
+                    help="keep the learning rate, or decay it linearly to 0 over the run")
     ap.add_argument("--eval-deals", type=int, default=200,
                     help="duplicate deals against the random and the heuristic bot (0: none)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
@@ -373,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         torch.set_num_threads(args.threads)
         out = train(args.timesteps, seed=args.seed, rules=rules, reward=args.reward, n_envs=args.envs,
                     steps_per_collect=args.steps_per_collect, batch_size=args.batch_size, repeat=args.repeat,
-                    hidden=args.hidden, lr=args.lr)
+                    hidden=args.hidden, lr=args.lr, lr_schedule=args.lr_schedule)
     except ValueError as e:  # RulesError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -157,3 +157,17 @@ def test_script_end_to_end(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["env_steps"] >= 200 and set(report["evaluation"]) == {"random", "heuristic"}
     assert load_agent(path).name == "tianshou-ppo"
+
+
+def test_linear_lr_schedule_reaches_zero_at_the_last_update():
+    out = train(600, seed=1, n_envs=2, steps_per_collect=200, batch_size=64, repeat=1, hidden=(16,),
+                lr=1e-3, lr_schedule="linear")
+    optimizer = out["algorithm"].lr_schedulers[0].optimizer
+    # 3 updates of 200 steps: the rate was 1e-3, then 2/3 and 1/3 of it; after the last update, 0
+    assert optimizer.param_groups[0]["lr"] == pytest.approx(0.0, abs=1e-12)
+    assert out["algorithm"].lr_schedulers[0].last_epoch == 3
+    constant = train(200, seed=1, n_envs=2, steps_per_collect=200, batch_size=64, repeat=1, hidden=(16,),
+                     lr=1e-3)
+    assert constant["algorithm"].lr_schedulers == []
+    with pytest.raises(ValueError, match="unknown lr_schedule 'step'.*constant, linear"):
+        train(10, lr_schedule="step")
