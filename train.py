@@ -13,8 +13,11 @@ decision per game and step), then ``epochs`` x ``num_minibatches`` PPO updates o
 of the learning policy. Every game draws, when an episode starts, a line-up (:class:`Lineups`):
 the side the learner plays (a team in Schieber, where the learner's partner is the learner too;
 one player in Differenzler) and who plays the other seats: the current policy itself (then every
-seat is training data), a frozen earlier snapshot, the random bot or the heuristic bot (weights
-``opponents`` -> ``opponents_final``). A centralized critic (option ``central_critic``) sees the
+seat is training data), a frozen earlier snapshot, the random bot, the heuristic bot, or the
+agent spec ``opponent_agent`` (kind ``agent``, for example ``pimc:worlds=10``, deciding row by
+row from each row's observation) (weights ``opponents`` -> ``opponents_final``).
+``init_policy`` starts the policy from a checkpoint's weights instead of the seed's
+(fine-tuning; the critic still starts fresh). A centralized critic (option ``central_critic``) sees the
 full state (all hands, and in Differenzler all predictions) while the policy sees its
 observation only. With ``bc_decisions`` > 0, a behaviour-cloning warm start (:func:`warm_start`)
 runs once before iteration 0: the policy imitates the heuristic bot, which plays every seat, and
@@ -63,7 +66,7 @@ try:
 except ModuleNotFoundError as _exc:  # torch, TensorBoard, PyYAML and matplotlib: the "train" extra
     sys.exit(str(missing_extra(_exc, "train.py")))
 
-from agents.batched import bot_actions, evaluate_vs_bot
+from agents.batched import SpecBot, bot_actions, evaluate_vs_bot
 from agents.curves import plot_strength
 from agents.files import atomic_write, remove_stale_temp_files
 from agents.headline import statistic
@@ -99,8 +102,8 @@ from jass_env.encoding import obs_dim, state_dim
 from jass_env.rules import Rules, make_rules
 from jass_env.vector import VectorJassEnv
 
-SELF, SNAPSHOT, RANDOM, HEURISTIC = (OPPONENT_KINDS.index(k)
-                                     for k in ("self", "snapshot", "random", "heuristic"))
+SELF, SNAPSHOT, RANDOM, HEURISTIC, AGENT = (OPPONENT_KINDS.index(k)
+                                            for k in ("self", "snapshot", "random", "heuristic", "agent"))
 TRAINER_FORMAT = "jass-ppo-trainer/1"
 #: config keys a resumed run may change: they do not change the training's arithmetic, except
 #: ``device`` (another device rounds differently; allowed so that a run can move machines).
@@ -288,7 +291,8 @@ def rng_state(gens: Generators) -> dict[str, Any]:
             "numpy": gens.draws.bit_generator.state,
             "torch": torch.get_rng_state(),
             "sample": gens.sample.get_state(),
-            "bots": gens.bots.bit_generator.state}
+            "bots": gens.bots.bit_generator.state,
+            "agent": gens.agent.bit_generator.state}
 
 
 def set_rng_state(state: dict[str, Any], gens: Generators) -> None:
@@ -302,6 +306,8 @@ def set_rng_state(state: dict[str, Any], gens: Generators) -> None:
     gens.sample.set_state(state["sample"])
     if "bots" in state:                      # checkpoints before the random bot had its own generator
         gens.bots.bit_generator.state = state["bots"]
+    if "agent" in state:                     # checkpoints before the opponent kind "agent"
+        gens.agent.bit_generator.state = state["agent"]
 
 
 def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
@@ -430,11 +436,12 @@ class Generators:
     draws: np.random.Generator        #: opponent draws, minibatch order
     sample: torch.Generator           #: action sampling of the policies (CPU)
     bots: np.random.Generator         #: the random bot's dice
+    agent: np.random.Generator        #: the dice of the opponent agent (``opponent_agent``)
 
     @classmethod
     def from_seed(cls, seed: int) -> Generators:
         return cls(np.random.default_rng(seed), torch.Generator().manual_seed(seed + 1),
-                   np.random.default_rng(seed + 2))
+                   np.random.default_rng(seed + 2), np.random.default_rng(seed + 3))
 
 
 class Lineups:
@@ -510,6 +517,31 @@ class Progress:
 def new_policy(cfg: TrainConfig, rules: Rules, seed: int | None = None) -> PolicyNet:
     """A policy network of the config's size for the game of ``rules``."""
     return PolicyNet(cfg.hidden, obs_dim=obs_dim(rules), n_actions=rules.spec.n_actions, seed=seed)
+
+
+def load_initial_policy(cfg: TrainConfig, policy: PolicyNet) -> None:
+    """Copy the weights of the checkpoint ``cfg.init_policy`` into ``policy``; CheckpointError
+    for a bad file, ConfigError when its network does not fit the config and the game."""
+    net, _ = load_policy(cfg.init_policy)
+    have = (net.hidden, net.obs_dim, net.n_actions)
+    want = (policy.hidden, policy.obs_dim, policy.n_actions)
+    if have != want:
+        raise ConfigError(f"config key 'init_policy': {cfg.init_policy!r} holds a network with hidden "
+                          f"{net.hidden}, {net.obs_dim} inputs and {net.n_actions} actions; this run needs "
+                          f"hidden {policy.hidden}, {policy.obs_dim} inputs and {policy.n_actions} actions "
+                          f"(set hidden, or pick a checkpoint of game {cfg.rules!r})")
+    policy.load_state_dict(net.state_dict())
+
+
+def opponent_agent(cfg: TrainConfig, rules: Rules, gens: Generators) -> SpecBot | None:
+    """The agent playing the opponents of kind "agent", drawing from ``gens.agent``; None when
+    neither opponent mix gives that kind a weight."""
+    mixes = (cfg.opponents, cfg.opponents_final or {})
+    if not any(m.get("agent", 0.0) > 0 for m in mixes):
+        return None
+    bot = SpecBot(cfg.opponent_agent, rules, seed=0)
+    bot.agent.rng = gens.agent
+    return bot
 
 
 def cpu_state(net: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -655,7 +687,10 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     stat = statistic(rules)
 
     # ---- networks, optimizer, the opponent pool of frozen snapshots (a ring of snapshot_keep slots)
-    policy = new_policy(cfg, rules, seed=cfg.seed).to(device)
+    policy = new_policy(cfg, rules, seed=cfg.seed)
+    if cfg.init_policy is not None and ckpt is None:
+        load_initial_policy(cfg, policy)
+    policy = policy.to(device)
     critic = (CriticNet(cfg.critic_hidden, state_dim=state_dim(rules), seed=cfg.seed + 1).to(device)
               if central else None)
     params = list(policy.parameters()) + (list(critic.parameters()) if critic is not None else [])
@@ -663,6 +698,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                       [new_policy(cfg, rules).to(device).eval() for _ in range(cfg.snapshot_keep)])
     optimizer, snapshots = learner.optimizer, learner.snapshots
     lineups = Lineups(N, rules)
+    agent_bot = opponent_agent(cfg, rules, gens)
     bc_stats: dict[str, float] = {}
 
     if ckpt is None:
@@ -770,6 +806,9 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
                     rows = np.flatnonzero(kind == bot_kind)
                     if rows.size:
                         actions[rows] = bot_actions(bot, rules, cur_obs[rows], cur_mask[rows], gens.bots)
+                rows = np.flatnonzero(kind == AGENT)
+                if rows.size:
+                    actions[rows] = agent_bot.actions(cur_obs[rows], cur_mask[rows])
             buf_act[t] = actions
             with timers("env"):
                 out = env.step(actions)

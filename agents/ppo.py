@@ -52,7 +52,7 @@ from .network import init_linear_layers
 from .registry import AgentSpecError, parse_spec
 
 #: Opponent kinds of the self-play pool, in the order of their codes in the trainer's arrays.
-OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic")
+OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic", "agent")
 EVAL_OPPONENTS = ("random", "heuristic")
 #: largest ``seed``: the trainer seeds torch generators with ``seed`` and ``seed + 1``, and torch
 #: takes seeds below 2**64
@@ -117,6 +117,9 @@ class TrainConfig:
     rollout_steps: int = field(default=64, metadata=_meta("an integer >= 1", _pos))
     env_parallel: bool = field(default=False, metadata=_meta("true or false"))
     # networks
+    init_policy: str | None = field(default=None, metadata=_meta(
+        "null, or a jass-policy checkpoint of this game whose weights the policy starts from "
+        "(its hidden sizes must equal hidden)"))
     hidden: list[int] = field(default_factory=lambda: [256, 256], metadata=_meta(
         "a non-empty list of integers >= 1", lambda v: len(v) > 0 and all(h >= 1 for h in v)))
     central_critic: bool = field(default=True, metadata=_meta("true or false"))
@@ -146,13 +149,18 @@ class TrainConfig:
     bc_epochs: int = field(default=2, metadata=_meta(
         "an integer >= 1 (passes over each warm-start batch)", _pos))
     # self-play opponent pool: weights per opponent kind (drawn per game at episode start),
-    # interpolated linearly from `opponents` to `opponents_final` (if given) over the run
+    # interpolated linearly from `opponents` to `opponents_final` (if given) over the run; the
+    # kind "agent" is the agent spec `opponent_agent` (for example a PIMC bot)
     opponents: dict[str, float] = field(
         default_factory=lambda: {"self": 0.4, "snapshot": 0.2, "random": 0.1, "heuristic": 0.3},
         metadata=_meta(f"a mapping from {', '.join(OPPONENT_KINDS)} to weights >= 0 with a "
                        "positive sum", None))
     opponents_final: dict[str, float] | None = field(default=None, metadata=_meta(
         f"null or a mapping from {', '.join(OPPONENT_KINDS)} to weights >= 0 with a positive sum"))
+    opponent_agent: str = field(default="pimc:worlds=10", metadata=_meta(
+        "an agent spec (pimc:worlds=10, search:worlds=30, a checkpoint; python -m agents.evaluate "
+        "--help lists them): who plays the opponents of kind agent",
+        _is_eval_opponent))
     snapshot_every: int = field(default=10, metadata=_meta("an integer >= 1 (iterations)", _pos))
     snapshot_keep: int = field(default=5, metadata=_meta("an integer >= 1", _pos))
     # evaluation, checkpoints

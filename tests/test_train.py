@@ -39,6 +39,18 @@ def copy_run(run: Path, tmp: Path) -> Path:
     return Path(shutil.copytree(run, tmp / "run"))
 
 
+def straight_and_resumed(tmp: Path, *overrides: str) -> tuple[dict, dict]:
+    """The final checkpoints of a smoke run played straight through (``tmp/straight``) and of the
+    same run stopped after 2 iterations and resumed (``tmp/parts``)."""
+    straight, parts = tmp / "straight", tmp / "parts"
+    train.train(smoke(straight, *overrides))
+    train.train(smoke(parts, *overrides), stop_after=2)
+    assert read_checkpoint(parts / "checkpoints" / "latest.pt")["trainer"]["iteration"] == 2
+    assert train.main(["--resume", str(parts), "progress=false"]) == 0
+    return (read_checkpoint(straight / "checkpoints" / "latest.pt"),
+            read_checkpoint(parts / "checkpoints" / "latest.pt"))
+
+
 def eval_steps(run: Path, bot: str = "heuristic") -> list[int]:
     """PPO decisions at which the run's events hold an evaluation against ``bot``."""
     (curve,) = [c for c in read_curves(run) if c.opponent == bot]
@@ -233,14 +245,7 @@ def test_the_trainers_evaluation_equals_the_evaluation_tool_against_the_heuristi
 
 
 def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
-    straight = tmp_path / "straight"
-    parts = tmp_path / "parts"
-    train.train(smoke(straight))
-    train.train(smoke(parts), stop_after=2)
-    assert read_checkpoint(parts / "checkpoints" / "latest.pt")["trainer"]["iteration"] == 2
-    assert train.main(["--resume", str(parts), "progress=false"]) == 0
-    a = read_checkpoint(straight / "checkpoints" / "latest.pt")
-    b = read_checkpoint(parts / "checkpoints" / "latest.pt")
+    a, b = straight_and_resumed(tmp_path)
     assert b["trainer"]["iteration"] == 4
     for k in a["model"]:
         assert torch.equal(a["model"][k], b["model"][k]), k
@@ -251,13 +256,8 @@ def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
 
 def test_a_differenzler_run_resumes_exactly_and_reports_the_penalty_difference(tmp_path):
     """One seat per line-up, per-player rewards, the seat-rotation evaluation: differenzler3 (3 players)."""
-    straight, parts = tmp_path / "straight", tmp_path / "parts"
-    game = ("rules=differenzler3", "final_eval_deals=4", "eval_deals=4")
-    train.train(smoke(straight, *game))
-    train.train(smoke(parts, *game), stop_after=2)
-    assert train.main(["--resume", str(parts), "progress=false"]) == 0
-    a = read_checkpoint(straight / "checkpoints" / "latest.pt")
-    b = read_checkpoint(parts / "checkpoints" / "latest.pt")
+    a, b = straight_and_resumed(tmp_path, "rules=differenzler3", "final_eval_deals=4", "eval_deals=4")
+    straight = tmp_path / "straight"
     for k in a["model"]:
         assert torch.equal(a["model"][k], b["model"][k]), k
     assert a["trained_for"]["game"] == "differenzler3" and a["net"]["n_actions"] == 36 + 158
@@ -604,3 +604,53 @@ def test_bad_warm_start_values_are_named(override, words):
         load_config(SMOKE, [override])
     for w in words:
         assert w in str(e.value), (w, str(e.value))
+
+
+# ---------------------------------------------------------------------------------- fine-tuning
+def test_init_policy_starts_the_run_from_that_checkpoints_weights(stopped_run, tmp_path):
+    start = stopped_run / "checkpoints" / "latest.pt"
+    net, _ = load_policy(start)
+    cfg = smoke(tmp_path, f"init_policy={start}")
+    policy = train.new_policy(cfg, make_rules(cfg.rules))
+    train.load_initial_policy(cfg, policy)
+    for k, v in net.state_dict().items():
+        assert torch.equal(policy.state_dict()[k], v), k
+    # the run trains on from there: its snapshot 0 (the policy at the start) holds those weights
+    train.train(smoke(tmp_path / "run", f"init_policy={start}", "final_eval_deals=0"), stop_after=1)
+    snap0 = read_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")["trainer"]["snapshots"][0]
+    for k, v in net.state_dict().items():
+        assert torch.equal(snap0[k], v), k
+
+
+def test_an_init_policy_that_does_not_fit_the_network_is_named(stopped_run, tmp_path, capsys):
+    start = stopped_run / "checkpoints" / "latest.pt"                 # hidden [32]
+    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path / 'run'}", f"init_policy={start}",
+                       "hidden=[16]"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "'init_policy'" in err and "hidden [32]" in err
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
+    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path / 'run'}",
+                       f"init_policy={tmp_path / 'missing.pt'}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "missing.pt" in err and "Traceback" not in err
+
+
+def test_the_agent_opponent_plays_with_the_runs_checkpointed_dice(tmp_path):
+    """Opponent kind "agent" (here PIMC, which draws its worlds from its generator): the opponents'
+    seats are the agent's, and a resumed run continues its dice exactly."""
+    pimc = ("opponents={self: 0.5, agent: 0.5}", "opponent_agent=pimc:worlds=2", "final_eval_deals=0")
+    cfg = smoke(tmp_path / "x", *pimc)
+    gens = train.Generators.from_seed(cfg.seed)
+    bot = train.opponent_agent(cfg, make_rules(cfg.rules), gens)
+    assert bot.agent.name == "pimc2" and bot.agent.rng is gens.agent
+    assert train.opponent_agent(smoke(tmp_path / "y"), make_rules(cfg.rules), gens) is None
+    a, b = straight_and_resumed(tmp_path, *pimc)
+    for k in a["model"]:
+        assert torch.equal(a["model"][k], b["model"][k]), k
+    assert torch.equal(a["trainer"]["env"]["game_states"], b["trainer"]["env"]["game_states"])
+
+
+def test_a_bad_opponent_agent_is_named():
+    with pytest.raises(ConfigError) as e:
+        load_config(SMOKE, ["opponent_agent=wizard:level=9"])
+    assert "'opponent_agent'" in str(e.value) and "agent spec" in str(e.value)
