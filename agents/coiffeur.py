@@ -93,7 +93,8 @@ def graf_average() -> np.ndarray:
     return whole * HAND_SHARE
 
 
-_AVERAGE = graf_average()
+#: the expected Graf score of a random hand per contract (float[6]), computed once at import
+GRAF_AVERAGE = graf_average()
 
 
 @njit(cache=True)
@@ -165,7 +166,7 @@ def sample_row_values() -> np.ndarray:
     weights = np.array([surplus_of(1 << c, np.zeros(6)) for c in range(36)])        # [36, 6]
     order = np.argsort(np.random.default_rng(SAMPLE_SEED).random((SAMPLE_DEALS, 36)), axis=1)
     hands = order.reshape(SAMPLE_DEALS * 4, 9)                                        # 4 hands a deal
-    surplus = weights[hands].sum(axis=1) - _AVERAGE                                   # [N, 6]
+    surplus = weights[hands].sum(axis=1) - GRAF_AVERAGE                                   # [N, 6]
     best = surplus.max(axis=1)
     directions = surplus[:, 4:6].max(axis=1)
     return np.column_stack([surplus, best, best, directions, directions])
@@ -245,7 +246,7 @@ class CoiffeurHeuristic(Agent):
         (it tells both sheets' open rows and who pushed)."""
         return int(planned_declaration(hand, legal, _mask_of(obs[O_OPEN:O_OPEN + CO_MAX_ROWS]),
                                        _mask_of(obs[O_OPEN + CO_MAX_ROWS:O_OPEN + 2 * CO_MAX_ROWS]) != 0,
-                                       bool(obs[O_PUSHES + 2] > 0.5), self.factors, _AVERAGE, self.cost,
+                                       bool(obs[O_PUSHES + 2] > 0.5), self.factors, GRAF_AVERAGE, self.cost,
                                        self.margin))
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
@@ -265,9 +266,10 @@ def choose_declaration(hand: int, legal: int, factors: np.ndarray) -> int:
     """The declaration without planning (a team with more than PLAN_ROWS open rows): the largest
     ``factor x surplus``, the push when nothing pays and it is legal."""
     zeros = np.zeros(CO_MAX_ROWS)
-    return int(plan_declaration(hand, legal, np.asarray(factors, dtype=np.int64), _AVERAGE, zeros, 0.0))
+    return int(plan_declaration(hand, legal, np.asarray(factors, dtype=np.int64), GRAF_AVERAGE, zeros, 0.0))
 
 
-__all__ = ["CoiffeurHeuristic", "choose_declaration", "declaration_value", "graf_average", "plan_declaration",
+__all__ = ["CoiffeurHeuristic", "GRAF_AVERAGE", "choose_declaration", "declaration_value", "graf_average",
+           "plan_declaration",
            "plan_tables", "planned_declaration", "state_declaration", "sample_row_values", "row_factors",
            "surplus_of", "PLAN_ROWS"]

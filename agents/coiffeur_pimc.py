@@ -43,7 +43,7 @@ from jass_env.schieber import N_ACTIONS as SCHIEBER_ACTIONS
 from jass_env.spec import MAX_PLAYERS, ROUND_POINTS
 
 from .base import checked_action
-from .coiffeur import _AVERAGE, CoiffeurHeuristic, state_declaration
+from .coiffeur import GRAF_AVERAGE, CoiffeurHeuristic, state_declaration
 from .pimc import (
     STATE_SIZE,
     build_world_state,
@@ -101,7 +101,7 @@ def declaration_worlds(hand: int, filled: np.ndarray, dealer: int, pushes: int, 
             st[:] = world
             core.apply_action(st, options[k], rp)
             while kernel.phase(st) == PHASE_CONTRACT:
-                core.apply_action(st, state_declaration(st, rp, factors, _AVERAGE, cost, margin), rp)
+                core.apply_action(st, state_declaration(st, rp, factors, GRAF_AVERAGE, cost, margin), rp)
             row = kernel.co_row(st)
             sign = 1 if kernel.declarer(st) % 2 == 0 else -1
             sums[k] += rollout(st, rp, 0, rng, known) - sign * average_row[row]
