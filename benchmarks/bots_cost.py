@@ -9,12 +9,15 @@ calls are timed (observation encoding by the driver is excluded).
 * heuristic: total ``act`` time of one seat over a whole round (contract choice + 9 cards).
 * PIMC: mean ``act`` time over the card decisions that run a search (more than one legal card);
   decisions with one legal card or the contract choice are answered without search.
+* policy (the shipped network of the game, ``policy`` in :mod:`agents.registry`; torch on one
+  thread): the mean ``act`` time over every decision, one forward pass each.
 * search (``agents.search``, the shipped policy's rollouts; Schieber only): the same mean over
   searched card decisions, and the slowest one (the first tricks, with the most cards to play
   out), for each ``--search-worlds`` size; torch uses one thread.
 
 Prints a table, then, as the last line, a JSON object with ``heuristic_ms_per_hand``,
-``pimc10_ms_per_decision``, ``pimc30_ms_per_decision`` and, per search size W,
+``pimc10_ms_per_decision``, ``pimc30_ms_per_decision``, ``policy_ms_per_decision`` and, per
+search size W,
 ``searchW_ms_per_decision`` and ``searchW_max_ms_per_decision``. Compile time is excluded (one
 warm-up round per bot).
 """
@@ -97,6 +100,13 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         rows.append((f"pimc{worlds}", f"{per_dec:.3f} ms/searched decision",
                      f"{1000 * tot / n_dec:.3f} ms/decision (all)"))
         result[f"pimc{worlds}_ms_per_decision"] = round(per_dec, 4)
+    from agents.registry import make_agent
+
+    policy = make_agent("policy", make_rules(args.rules), seed=0)
+    time_rounds(policy, args.rules, 1, 999)
+    tot, _, n_dec, _ = time_rounds(policy, args.rules, args.pimc_rounds, 0)
+    rows.append(("policy", f"{1000 * tot / n_dec:.3f} ms/decision", ""))
+    result["policy_ms_per_decision"] = round(1000 * tot / n_dec, 4)
     if args.search_rounds > 0 and make_rules(args.rules).game == "schieber":
         from agents.search import SearchAgent
 
