@@ -29,6 +29,19 @@ Credit assignment in an interleaved four-player buffer (what :class:`SeatPPO` ad
   the middle of a round before the seat acts again (the chain bootstraps from the last stored
   step).
 
+Random opponents (``--random-opponents F``, ``train(random_opponents=F)``; default 0: pure
+self-play): at the start of each round every training env draws, from its own seeded generator,
+whether the round has random opponents (probability ``F``) and, if so, which team learns (each
+with probability 1/2). The other team's two seats are then played inside the env by the project's
+random bot (:func:`agents.random_bot.random_actions`, same generator); Tianshou sees only the
+learning team's decisions, so the random seats' moves never reach the buffer or a learner, and
+the env steps counted are the learning seats' decisions. The rewards of the random seats' steps
+(tricks they close, the round's end on their step) are added to the reward vector of the
+learning seat's step before them, so :meth:`SeatPPO.seat_steps` still gives each transition what
+its team earns until the seat acts again. Nothing is earned before the learning team's first
+decision (no trick ends before all four seats have played), so the random moves at a round's
+start (contract, push, first card) carry no reward. The wrapper is :class:`RandomOpponentsEnv`.
+
 After training the shared policy plays greedily in both seats of one team against the random and
 the heuristic bot (:func:`agents.evaluate.evaluate_pair`, duplicate deals). ``--save`` writes the
 actor and critic weights (``torch.save``); :func:`load_agent` turns such a file into an
@@ -57,6 +70,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from agents.base import Agent, Observation  # noqa: E402
 from agents.evaluate import evaluate_pair  # noqa: E402
+from agents.random_bot import random_actions  # noqa: E402
 from jass_env.aec import AGENTS  # noqa: E402
 from jass_env.aec import env as aec_env  # noqa: E402
 from jass_env.cards import N_ACTIONS  # noqa: E402
@@ -208,23 +222,76 @@ class SeatPPO(PPO):
             return self.critic(obs).reshape(-1).double().numpy()
 
 
-def make_env(rules: Rules, reward: str, seed: int) -> PettingZooEnv:
+class RandomOpponentsEnv(PettingZooEnv):
+    """A ``PettingZooEnv`` in which, in a fraction ``random_opponents`` of the rounds, one team's
+    seats are played by the random bot inside the env (see the module doc): ``reset`` and ``step``
+    return only the learning seats' turns, and ``step``'s reward vector (one float per seat) adds
+    the rewards of the random seats' steps that followed the action.
+
+    ``random_seats``: the agent ids the random bot plays in the current round (empty: self-play).
+    ``seed`` seeds the generator of the per-round draw and of the random bot's actions.
+    """
+
+    def __init__(self, env: Any, rules: Rules, random_opponents: float, seed: int) -> None:
+        self.rules = rules
+        self.random_opponents = random_opponents
+        self.rng = np.random.default_rng(seed)
+        self.random_seats: frozenset[str] = frozenset()
+        super().__init__(env)  # resets (the first round's draw)
+
+    def reset(self, *args: Any, **kwargs: Any) -> tuple[dict, dict]:
+        obs, info = super().reset(*args, **kwargs)
+        self.random_seats = frozenset()
+        if self.rng.random() < self.random_opponents:
+            learners = int(self.rng.integers(2))
+            self.random_seats = frozenset(a for s, a in enumerate(AGENTS) if s % 2 != learners)
+        obs, _, _, _, info = self._play_random_seats(obs, [0.0] * len(AGENTS), False, False, info)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[dict, list[float], bool, bool, dict]:
+        obs, reward, term, trunc, info = super().step(action)
+        return self._play_random_seats(obs, list(reward), term, trunc, info)
+
+    def _play_random_seats(self, obs: dict, reward: list[float], term: bool, trunc: bool, info: dict
+                           ) -> tuple[dict, list[float], bool, bool, dict]:
+        """Play the random seats' turns from ``obs`` on, adding their steps' rewards to ``reward``;
+        the result is the next learning seat's turn (or the round's end)."""
+        while not (term or trunc) and obs["agent_id"] in self.random_seats:
+            action = random_actions(np.asarray(obs["obs"])[None], np.asarray(obs["mask"])[None],
+                                    self.rules, self.rng)[0]
+            obs, rew, term, trunc, info = super().step(int(action))
+            reward = [r + x for r, x in zip(reward, rew, strict=True)]
+        return obs, reward, term, trunc, info
+
+
+def make_env(rules: Rules, reward: str, seed: int, random_opponents: float = 0.0) -> PettingZooEnv:
     """The AEC env (PettingZoo wrappers) as a Tianshou ``PettingZooEnv``; its deals are the stream
-    seeded by ``seed``."""
+    seeded by ``seed``. ``random_opponents`` > 0: a :class:`RandomOpponentsEnv` (its generator also
+    seeded by ``seed``)."""
     e = aec_env(rules=rules, reward=reward)
     e.reset(seed=seed)  # PettingZooEnv's own reset() continues this stream
+    if random_opponents > 0:
+        return RandomOpponentsEnv(e, rules, random_opponents, seed)
     return PettingZooEnv(e)
+
+
+def _check_random_opponents(fraction: float) -> None:
+    if not 0.0 <= fraction <= 1.0:  # also rejects NaN
+        raise ValueError(f"random_opponents is the fraction of rounds with random opponents, "
+                         f"a number from 0 to 1; got {fraction}")
 
 
 def build(*, seed: int = 0, rules: str | Rules = "schieber", reward: str = "points", n_envs: int = 16,
           hidden: Sequence[int] = (256, 256), lr: float = 3e-4, gamma: float = 1.0,
-          gae_lambda: float = 0.95, ent_coef: float = 0.01, lr_decay_updates: int = 0
+          gae_lambda: float = 0.95, ent_coef: float = 0.01, lr_decay_updates: int = 0,
+          random_opponents: float = 0.0
           ) -> tuple[MultiAgentOnPolicyAlgorithm, DummyVectorEnv, MaskedActor, nn.Module]:
     """The multi-agent algorithm (four SeatPPO learners, one shared actor, critic and optimizer),
     its training envs, the actor and the value network.
 
     ``lr_decay_updates`` > 0: the learning rate decays linearly from ``lr`` to 0 over that many
-    updates (one update per collection); 0 keeps it constant.
+    updates (one update per collection); 0 keeps it constant. ``random_opponents``: the fraction
+    of the training rounds (0 to 1) in which the random bot plays one team (see the module doc).
     """
     if reward not in REWARD_KINDS:
         raise ValueError(f"unknown reward {reward!r}; valid: {', '.join(REWARD_KINDS)}")
@@ -232,12 +299,14 @@ def build(*, seed: int = 0, rules: str | Rules = "schieber", reward: str = "poin
         raise ValueError(f"need n_envs >= 1 and positive hidden sizes; got {n_envs}, {list(hidden)}")
     if lr_decay_updates < 0:
         raise ValueError(f"need lr_decay_updates >= 0 (0: a constant rate); got {lr_decay_updates}")
+    _check_random_opponents(random_opponents)
     rules = make_rules(rules)
     torch.manual_seed(seed)
     optim = AdamOptimizerFactory(lr=lr)
     if lr_decay_updates:
         optim = optim.with_lr_scheduler_factory(LRSchedulerFactoryLinear(1, lr_decay_updates, 1))
-    envs = DummyVectorEnv([lambda i=i: make_env(rules, reward, seed * 1000 + i) for i in range(n_envs)])
+    envs = DummyVectorEnv([lambda i=i: make_env(rules, reward, seed * 1000 + i, random_opponents)
+                           for i in range(n_envs)])
     proto = make_env(rules, reward, seed)
     actor = MaskedActor(hidden)
     value_net = _mlp([OBS_DIM, *hidden, 1])
@@ -264,10 +333,12 @@ def _team0_return(returns: np.ndarray) -> np.ndarray:
 
 def train(timesteps: int, *, seed: int = 0, rules: str | Rules = "schieber", reward: str = "points",
           n_envs: int = 16, steps_per_collect: int = 1024, batch_size: int = 256, repeat: int = 4,
-          hidden: Sequence[int] = (256, 256), lr: float = 3e-4, lr_schedule: str = "constant"
-          ) -> dict[str, Any]:
-    """Train for about ``timesteps`` environment steps (decisions of all four seats).
+          hidden: Sequence[int] = (256, 256), lr: float = 3e-4, lr_schedule: str = "constant",
+          random_opponents: float = 0.0) -> dict[str, Any]:
+    """Train for about ``timesteps`` environment steps (decisions of the learning seats: all four,
+    except in rounds with random opponents).
     ``lr_schedule``: ``"constant"`` keeps ``lr``; ``"linear"`` decays it to 0 over the run's updates.
+    ``random_opponents``: the fraction of rounds (0 to 1) in which one team is the random bot.
 
     Returns ``{"actor", "value_net", "env_steps", "train_s", "algorithm"}``.
     """
@@ -276,12 +347,14 @@ def train(timesteps: int, *, seed: int = 0, rules: str | Rules = "schieber", rew
                          f"{timesteps}, {steps_per_collect}, {batch_size}, {repeat}")
     if lr_schedule not in LR_SCHEDULES:
         raise ValueError(f"unknown lr_schedule {lr_schedule!r}; valid: {', '.join(LR_SCHEDULES)}")
+    _check_random_opponents(random_opponents)
     # the collector summarises the per-seat episode returns (n, 4) flattened and logs a warning each time
     logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
     per_collect = min(steps_per_collect, timesteps)
     updates = math.ceil(timesteps / per_collect) if lr_schedule == "linear" else 0
     algorithm, envs, actor, value_net = build(seed=seed, rules=rules, reward=reward, n_envs=n_envs,
-                                              hidden=hidden, lr=lr, lr_decay_updates=updates)
+                                              hidden=hidden, lr=lr, lr_decay_updates=updates,
+                                              random_opponents=random_opponents)
     buffer = VectorReplayBuffer(max(per_collect, n_envs) + n_envs, n_envs)
     collector = Collector(algorithm, envs, buffer)
     collector.reset(reset_buffer=True)
@@ -379,6 +452,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--lr-schedule", choices=LR_SCHEDULES, default="constant",
                     help="keep the learning rate, or decay it linearly to 0 over the run")
+    ap.add_argument("--random-opponents", type=float, default=0.0, metavar="F",
+                    help="fraction of the training rounds (0 to 1) in which the random bot plays one "
+                         "team and only the other team learns (default 0: pure self-play)")
     ap.add_argument("--eval-deals", type=int, default=200,
                     help="duplicate deals against the random and the heuristic bot (0: none)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
@@ -396,7 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         torch.set_num_threads(args.threads)
         out = train(args.timesteps, seed=args.seed, rules=rules, reward=args.reward, n_envs=args.envs,
                     steps_per_collect=args.steps_per_collect, batch_size=args.batch_size, repeat=args.repeat,
-                    hidden=args.hidden, lr=args.lr, lr_schedule=args.lr_schedule)
+                    hidden=args.hidden, lr=args.lr, lr_schedule=args.lr_schedule,
+                    random_opponents=args.random_opponents)
     except ValueError as e:  # RulesError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 """The Tianshou example (examples/tianshou_ppo.py): four-seat self-play PPO on the AEC env through
 Tianshou's multi-agent on-policy setup trains a few hundred steps, acts legally, saves and reloads;
-the per-seat rewards and GAE chains and the team-signed critic do what the example says.
+the per-seat rewards and GAE chains and the team-signed critic do what the example says; rounds
+with random opponents hand Tianshou only the learning team's turns.
 
 Skipped when tianshou is not installed (``pip install -e ".[tianshou]"``).
 """
@@ -17,19 +18,23 @@ pytest.importorskip("tianshou")
 import torch  # noqa: E402
 from conftest import play_aec_round  # noqa: E402
 from tianshou.data import Batch, Collector, VectorReplayBuffer  # noqa: E402
+from tianshou.env.pettingzoo_env import PettingZooEnv  # noqa: E402
 
+from agents.random_bot import random_actions  # noqa: E402
 from examples.tianshou_ppo import (  # noqa: E402
     SeatCritic,
     TianshouPolicyAgent,
     build,
     load_agent,
     main,
+    make_env,
     save,
     train,
 )
 from jass_env.aec import AGENTS  # noqa: E402
 from jass_env.aec import env as aec_env  # noqa: E402
 from jass_env.observation import OBS_DIM  # noqa: E402
+from jass_env.rules import make_rules  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -171,3 +176,84 @@ def test_linear_lr_schedule_reaches_zero_at_the_last_update():
     assert constant["algorithm"].lr_schedulers == []
     with pytest.raises(ValueError, match="unknown lr_schedule 'step'.*constant, linear"):
         train(10, lr_schedule="step")
+
+
+def _play_first_legal(env, rounds):
+    """Play ``rounds`` rounds of a Tianshou env, each learning seat taking its lowest legal action:
+    [(seats that acted, the random seats (none in self-play), summed reward vector)] per round."""
+    out = []
+    for _ in range(rounds):
+        obs, _ = env.reset()
+        seats, total = set(), np.zeros(len(AGENTS))
+        while True:
+            seats.add(obs["agent_id"])
+            obs, rew, term, trunc, _ = env.step(int(np.flatnonzero(obs["mask"])[0]))
+            total += rew
+            if term or trunc:
+                break
+        out.append((seats, set(getattr(env, "random_seats", ())), total))
+    return out
+
+
+def test_random_opponent_rounds_hand_tianshou_only_the_learning_team(monkeypatch):
+    """With random_opponents=1 every round has one team played by the random bot inside the env:
+    Tianshou sees only the other team's turns, each random move is random_actions' legal choice,
+    and the tricks reward of the random seats' steps still reaches the learning team (summed over
+    the round it is the "points" reward: the round's score difference / 157)."""
+    import examples.tianshou_ppo as ts
+
+    calls = []
+
+    def spy(obs, mask, rules, rng):
+        actions = random_actions(obs, mask, rules, rng)
+        calls.append(bool(np.asarray(mask, dtype=bool)[0, actions[0]]))
+        return actions
+
+    monkeypatch.setattr(ts, "random_actions", spy)
+    rules = make_rules("schieber")
+    tricks = _play_first_legal(ts.make_env(rules, "tricks", 7, 1.0), 12)
+    points = _play_first_legal(ts.make_env(rules, "points", 7, 1.0), 12)  # same deals and draws
+    learning_teams = set()
+    for (seats, random_seats, total), (_, _, final) in zip(tricks, points):
+        assert len(random_seats) == 2 and {int(a[-1]) % 2 for a in random_seats} in ({0}, {1})
+        assert seats and seats.isdisjoint(random_seats) and seats | random_seats == set(AGENTS)
+        learning_teams.add(int(min(seats)[-1]) % 2)
+        assert total == pytest.approx(final)
+        assert total[0] == pytest.approx(-total[1]) and total[0] == pytest.approx(total[2])
+    assert learning_teams == {0, 1}  # either team learns
+    # each round the random team plays 18 cards (and the contract when it is theirs to declare)
+    assert len(calls) >= 2 * 12 * 18 and all(calls)
+
+
+def test_random_opponents_never_reach_the_buffer_and_default_is_self_play():
+    algorithm, envs, _, _ = build(seed=3, n_envs=2, hidden=(16,), random_opponents=1.0)
+    buffer = VectorReplayBuffer(400, 2)
+    collector = Collector(algorithm, envs, buffer)
+    collector.reset(reset_buffer=True)
+    collector.collect(n_step=300)
+    episode_teams = []
+    for env_index in range(2):
+        idx = buffer.sample_indices(0)
+        idx = np.sort(idx[(idx >= env_index * 200) & (idx < (env_index + 1) * 200)])
+        teams = set()
+        for i in idx:  # one round's learning team, until the round ends
+            teams.add(int(str(buffer.obs.agent_id[i])[-1]) % 2)
+            if buffer.done[i]:
+                episode_teams.append(teams)
+                teams = set()
+    envs.close()
+    assert len(episode_teams) >= 4 and all(len(t) == 1 for t in episode_teams)
+    # the default (0) keeps Tianshou's own PettingZooEnv: four-seat self-play, no random seats
+    _, envs, _, _ = build(seed=3, n_envs=1, hidden=(16,))
+    assert type(envs.workers[0].env) is PettingZooEnv
+    envs.close()
+    seats = _play_first_legal(make_env(make_rules("schieber"), "tricks", 7), 2)
+    assert all(s == set(AGENTS) for s, _, _ in seats)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan")])
+def test_random_opponents_outside_0_to_1_is_a_clear_error(bad, capsys):
+    with pytest.raises(ValueError, match="random_opponents is the fraction of rounds .* from 0 to 1"):
+        train(10, random_opponents=bad)
+    assert main(["--timesteps", "10", "--random-opponents", str(bad)]) == 2
+    assert "from 0 to 1; got" in capsys.readouterr().err
