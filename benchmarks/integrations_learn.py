@@ -11,8 +11,9 @@ a quick look; the output then says the budget is not the stated one).
 
 * SB3 (``MaskablePPO``): one learning seat, the two opponents the random bot, the partner a frozen
   copy of the learner; a step is one decision of the learning seat.
-* Tianshou (multi-agent PPO, one network shared by the four seats): pure self-play; a step is one
-  decision of any seat.
+* Tianshou (multi-agent PPO, one network shared by the four seats): ``random_opponents`` 1.0, so in
+  every training round the random bot plays one team (which one is drawn per round) and the
+  network learns in the other team's two seats; a step is one decision of a learning seat.
 
 After training, the greedy learner plays both seats of its team against ``random`` with
 :func:`agents.evaluate.evaluate_pair` (duplicate deals of the set ``--eval-seed``). For each
@@ -51,10 +52,11 @@ SB3_BUDGET: dict[str, Any] = {
     "n_envs": 8, "n_steps": 512, "batch_size": 1024, "n_epochs": 4, "learning_rate": 1e-3,
     "lr_schedule": "linear", "hidden": (256, 256), "ent_coef": 0.01,
 }
-# decisions of all four seats; train's keywords
+# decisions of the learning seats (the random bot's are not counted); train's keywords
 TIANSHOU_BUDGET: dict[str, Any] = {
     "timesteps": 3_000_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
     "batch_size": 512, "repeat": 4, "hidden": (256, 256), "lr": 1e-3, "lr_schedule": "linear",
+    "random_opponents": 1.0,
 }
 
 Result = dict[str, Any]
