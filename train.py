@@ -95,6 +95,7 @@ from agents.ppo import (
     seat_gae,
     value_of,
 )
+from agents.registry import AgentSpecError
 from agents.trained_for import trained_for
 from agents.whole_games import is_whole_game
 from jass_env.commands import shown_command
@@ -539,7 +540,10 @@ def opponent_agent(cfg: TrainConfig, rules: Rules, gens: Generators) -> SpecBot 
     mixes = (cfg.opponents, cfg.opponents_final or {})
     if not any(m.get("agent", 0.0) > 0 for m in mixes):
         return None
-    bot = SpecBot(cfg.opponent_agent, rules, seed=0)
+    try:
+        bot = SpecBot(cfg.opponent_agent, rules, seed=0)
+    except AgentSpecError as e:         # a spec of another game, or a parameter the agent refuses
+        raise ConfigError(f"config key 'opponent_agent': {e}") from None
     bot.agent.rng = gens.agent
     return bot
 

@@ -650,7 +650,13 @@ def test_the_agent_opponent_plays_with_the_runs_checkpointed_dice(tmp_path):
     assert torch.equal(a["trainer"]["env"]["game_states"], b["trainer"]["env"]["game_states"])
 
 
-def test_a_bad_opponent_agent_is_named():
+def test_a_bad_opponent_agent_is_named(tmp_path, capsys):
     with pytest.raises(ConfigError) as e:
         load_config(SMOKE, ["opponent_agent=wizard:level=9"])
     assert "'opponent_agent'" in str(e.value) and "agent spec" in str(e.value)
+    # a spec of another game is refused before the run starts, with the registry's reason
+    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path / 'run'}", "rules=differenzler",
+                       "opponents={self: 0.5, agent: 0.5}", "opponent_agent=search:worlds=2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: config key 'opponent_agent'") and "schieber only" in err
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
