@@ -10,7 +10,7 @@ trainer's random opponents and evaluations), :class:`RandomAgent` one observatio
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -60,6 +60,25 @@ def random_actions(obs: np.ndarray, mask: np.ndarray, rules: Rules | None,
     return actions
 
 
+def check_random_opponents(fraction: float) -> float:
+    """``fraction`` (the share of training rounds with random opponents) if it is from 0 to 1;
+    ValueError otherwise (NaN included)."""
+    if not 0.0 <= fraction <= 1.0:  # also rejects NaN
+        raise ValueError(f"random_opponents is the fraction of rounds with random opponents, "
+                         f"a number from 0 to 1; got {fraction}")
+    return fraction
+
+
+def draw_random_team(rng: np.random.Generator, fraction: float, seats: Sequence[str]) -> frozenset[str]:
+    """The seats the random bot plays in one training round of a two-team game (teams by seat
+    parity, as in Schieber): with probability ``fraction`` one team, each team with probability
+    1/2, else none (self-play). Draws one uniform number, and one integer when a team is drawn."""
+    if rng.random() >= fraction:
+        return frozenset()
+    learners = int(rng.integers(2))
+    return frozenset(a for s, a in enumerate(seats) if s % 2 != learners)
+
+
 class RandomAgent(Agent):
     """Plays a uniformly random legal action (contracts and push included), drawn from ``self.rng``;
     in Differenzler (``rules`` a Differenzler game) it predicts by the rule of thumb.
@@ -84,4 +103,5 @@ class RandomAgent(Agent):
         return int(random_actions(x[None], mask[None], self.rules, self.rng)[0])
 
 
-__all__ = ["RandomAgent", "random_actions", "rule_of_thumb_prediction"]
+__all__ = ["RandomAgent", "check_random_opponents", "draw_random_team", "random_actions",
+           "rule_of_thumb_prediction"]

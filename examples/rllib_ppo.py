@@ -19,17 +19,27 @@ What it wires together
       step (all four seats, :mod:`jass_env.rewards`) are held back per seat and handed to a seat
       with its next observation, or with the final observations when the round ends, so each
       seat's return is exactly its reward sum.
+    * Random opponents (``--random-opponents F``, env config ``random_opponents``; default 0:
+      pure self-play): at each reset the env draws, from its own generator (seeded by the reset's
+      seed), whether the round has random opponents (probability ``F``) and which team learns
+      (1/2 each). The other team's seats are then played inside the env by the project's random
+      bot (:func:`agents.random_bot.random_actions`), so RLlib sees, and counts as env steps, only
+      the learning team's turns; the tricks the random seats close reach the learning seats'
+      held-back rewards like any other step's.
     * One RLModule ``"shared"``: ``policy_mapping_fn`` maps all four seats to it (self-play with
       parameter sharing). The module is RLlib's ``ActionMaskingTorchRLModule`` (PPO), which adds
       ``log(mask)`` (clamped) to the logits, so illegal actions get probability 0.
     * :class:`TeamReturnCallback`: the game is zero-sum between the teams, so RLlib's
       ``episode_return_mean`` (the sum over all seats) is always 0. The callback logs
       ``team_0_return`` (the return of each partner of team 0: seats 0 and 2 get the same reward)
-      and ``seat_<i>_return`` per seat as env-runner metrics.
+      and ``seat_<i>_return`` per seat as env-runner metrics of the self-play rounds, and
+      ``vs_random_return``, the learning team's return in the rounds against the random bot.
 
-Printed per iteration: team-0 mean return, per-seat mean returns (reward ``points``: (own team's
-round score - opponents') / 157; ``win``: +1/-1/0) and env steps/s (sampling and learning
-together, i.e. env steps sampled this iteration / wall time of the iteration).
+Printed per iteration: team-0 mean return, per-seat mean returns, the return against random
+(reward ``points``: (own team's round score - opponents') / 157; ``win``: +1/-1/0) and env
+steps/s (sampling and learning together, i.e. env steps sampled this iteration / wall time of the
+iteration). ``--lr-schedule linear`` lets the learning rate fall from ``--lr`` to 0 over
+``--iterations`` x ``--train-batch-size`` env steps.
 
 At the end of a run the checkpoint it wrote is reloaded and played greedily against ``random`` on
 ``--eval-deals`` duplicate deals (:func:`agents.evaluate.evaluate_pair`); the points per hand with
@@ -83,6 +93,7 @@ except ImportError as exc:  # the optional extra is missing
 
 from agents.base import Agent, Observation
 from agents.evaluate import evaluate_pair
+from agents.random_bot import check_random_opponents, draw_random_team, random_actions
 from jass_env.aec import AGENTS, raw_env
 from jass_env.cards import N_ACTIONS
 from jass_env.rules import PRESETS, make_rules
@@ -94,6 +105,7 @@ MODULE_ID = "shared"
 #: env-runner metric keys logged by :class:`TeamReturnCallback`
 TEAM_0_RETURN = "team_0_return"
 SEAT_RETURNS = tuple(f"seat_{i}_return" for i in range(4))
+VS_RANDOM_RETURN = "vs_random_return"
 #: what every node that hosts env runners must import: this project and its engine's dependencies
 RUNNER_IMPORTS = ("jass_env", "numba", "gymnasium", "pettingzoo")
 #: seconds to wait for each node's import check (a node may first unpack the job's working dir)
@@ -120,7 +132,14 @@ class JassMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
-        self.aec = raw_env(**dict(config or {}))
+        config = dict(config or {})
+        self.random_opponents = check_random_opponents(float(config.pop("random_opponents", 0.0)))
+        self.aec = raw_env(**config)
+        if self.random_opponents and self.aec.rules.spec.team_mode != "pairs":
+            raise ValueError(f"random_opponents is for the two-team games of four seats; the "
+                             f"{self.aec.rules.spec.name} rules have no teams to play against")
+        self.rng = np.random.default_rng()
+        self.random_seats: frozenset[str] = frozenset()
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         inner = self.aec.observation_space(AGENTS[0])["observation"]
@@ -138,8 +157,12 @@ class JassMultiAgentEnv(MultiAgentEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
         self.aec.reset(seed=seed, options=options)
         self._pending = dict.fromkeys(AGENTS, 0.0)
+        self.random_seats = draw_random_team(self.rng, self.random_opponents, AGENTS)
+        self._play_random_seats()
         agent = self.aec.agent_selection
         return {agent: self._observe(agent)}, {}
 
@@ -148,13 +171,14 @@ class JassMultiAgentEnv(MultiAgentEnv):
         if agent not in action_dict:
             raise ValueError(f"{agent} is to move, but the action dict holds actions for "
                              f"{sorted(action_dict)}; give exactly one action, for {agent}")
-        self.aec.step(int(action_dict[agent]))   # raises IllegalActionError naming the legal actions
-        for a, r in self.aec.rewards.items():
-            self._pending[a] += r
+        self._step_aec(int(action_dict[agent]))   # raises IllegalActionError naming the legal actions
+        self._play_random_seats()
         if all(self.aec.terminations.values()):
-            obs = {a: self._observe(a) for a in AGENTS}
-            rewards, self._pending = self._pending, dict.fromkeys(AGENTS, 0.0)
-            terminateds = dict.fromkeys(AGENTS, True)
+            learners = [a for a in AGENTS if a not in self.random_seats]
+            obs = {a: self._observe(a) for a in learners}
+            rewards = {a: self._pending[a] for a in learners}
+            self._pending = dict.fromkeys(AGENTS, 0.0)
+            terminateds = dict.fromkeys(learners, True)
             terminateds["__all__"] = True
             return obs, rewards, terminateds, {"__all__": False}, {}
         nxt = self.aec.agent_selection
@@ -162,22 +186,44 @@ class JassMultiAgentEnv(MultiAgentEnv):
         self._pending[nxt] = 0.0
         return ({nxt: self._observe(nxt)}, {nxt: reward}, {"__all__": False}, {"__all__": False}, {})
 
+    def _step_aec(self, action: int) -> None:
+        """One AEC step; every seat's reward of it is added to what the seat is owed."""
+        self.aec.step(action)
+        for a, r in self.aec.rewards.items():
+            self._pending[a] += r
+
+    def _play_random_seats(self) -> None:
+        """Let the random bot play the random seats' turns until a learning seat is to move or the
+        round is over (their rewards accumulate for the learning seats like any other step's)."""
+        while (self.aec.agent_selection in self.random_seats
+               and not all(self.aec.terminations.values())):
+            o = self.aec.observe(self.aec.agent_selection)
+            action = random_actions(o["observation"][None], o["action_mask"][None], self.aec.rules,
+                                    self.rng)[0]
+            self._step_aec(int(action))
+
 
 # ---------------------------------------------------------------------------------- metrics
 class TeamReturnCallback(RLlibCallback):
     """Logs per-team and per-seat episode returns (the all-seat sum is 0 in this zero-sum game).
 
-    Metrics (env-runner results, mean over the last 100 episodes of each env runner):
-    ``team_0_return``: team 0's return, i.e. the mean of seats 0 and 2, which get the same reward
-    (team 1's is its negative); ``seat_0_return`` … ``seat_3_return``.
+    Metrics (env-runner results, mean over the last 100 episodes of each env runner). Self-play
+    rounds: ``team_0_return``, team 0's return, i.e. the mean of seats 0 and 2, which get the same
+    reward (team 1's is its negative); ``seat_0_return`` … ``seat_3_return``. Rounds against the
+    random bot (``random_opponents``; only the learning team's two seats act in the episode):
+    ``vs_random_return``, the learning team's return, the figure that shows learning.
     """
 
     def on_episode_end(self, *, episode: Any, prev_episode_chunks: list | None = None,
                        metrics_logger: Any = None, **kwargs: Any) -> None:
-        returns = dict.fromkeys(AGENTS, 0.0)
+        returns: dict[str, float] = {}
         for chunk in [*(prev_episode_chunks or []), episode]:
             for aid, sa_episode in chunk.agent_episodes.items():
-                returns[aid] += float(sa_episode.get_return())
+                returns[aid] = returns.get(aid, 0.0) + float(sa_episode.get_return())
+        if len(returns) < len(AGENTS):               # one team against the random bot
+            metrics_logger.log_value(VS_RANDOM_RETURN, float(np.mean(list(returns.values()))),
+                                     reduce="mean", window=100)
+            return
         seats = [returns[a] for a in AGENTS]
         team_0 = 0.5 * (seats[0] + seats[2])         # partners get the same reward: the team's
         metrics_logger.log_value(TEAM_0_RETURN, team_0, reduce="mean", window=100)
@@ -198,11 +244,15 @@ def _map_to_shared(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
 def build_config(*, rules: str = "schieber", reward: str = "points", episode: str = "round",
                  num_env_runners: int = 2, num_envs_per_env_runner: int = 8,
                  train_batch_size: int = 4000, minibatch_size: int = 256,
-                 num_epochs: int = 4, lr: float = 3e-4, hiddens: Sequence[int] = (256, 256),
+                 num_epochs: int = 4, lr: float = 3e-4, lr_decay_steps: int = 0,
+                 hiddens: Sequence[int] = (256, 256), random_opponents: float = 0.0,
                  seed: int | None = None) -> PPOConfig:
     """The PPO configuration (new API stack, torch): one shared masked module for all four seats.
 
     ``train_batch_size`` and ``minibatch_size`` count env steps (one action of one seat each).
+    ``lr_decay_steps`` > 0: the learning rate falls linearly from ``lr`` to 0 over that many env
+    steps (RLlib's piecewise schedule); 0 keeps it constant. ``random_opponents``: the share of
+    rounds (0 to 1) in which the random bot plays one team inside the env (:class:`JassMultiAgentEnv`).
     Each env runner steps ``num_envs_per_env_runner`` games at once (one batched forward pass per
     step). Sampling is cut into fragments of at most 250 steps per game: RLlib 2.60 converts every
     finished episode of a ``sample()`` call to numpy again after each step, so long fragments cost
@@ -216,7 +266,8 @@ def build_config(*, rules: str = "schieber", reward: str = "points", episode: st
         .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
         .framework("torch")
         # RLlib's env pre-check steps with unmasked random actions, which are mostly illegal here
-        .environment(ENV_NAME, env_config={"rules": rules, "reward": reward, "episode": episode},
+        .environment(ENV_NAME, env_config={"rules": rules, "reward": reward, "episode": episode,
+                                           "random_opponents": random_opponents},
                      disable_env_checking=True)
         .env_runners(num_env_runners=num_env_runners, num_cpus_per_env_runner=1,
                      num_envs_per_env_runner=num_envs_per_env_runner, rollout_fragment_length=fragment)
@@ -226,7 +277,8 @@ def build_config(*, rules: str = "schieber", reward: str = "points", episode: st
                 "fcnet_hiddens": list(hiddens), "fcnet_activation": "relu",
                 "head_fcnet_hiddens": [], "vf_share_layers": False})}))
         .training(train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size,
-                  num_epochs=num_epochs, lr=lr, gamma=1.0, lambda_=0.95, entropy_coeff=0.01)
+                  num_epochs=num_epochs, lr=[[0, lr], [lr_decay_steps, 0.0]] if lr_decay_steps else lr,
+                  gamma=1.0, lambda_=0.95, entropy_coeff=0.01)
         .callbacks(TeamReturnCallback)
         .debugging(seed=seed)
     )
@@ -332,11 +384,11 @@ def set_torch_threads(algo: Any, threads: int) -> list[int]:
 
 # ---------------------------------------------------------------------------------- results
 def summarize(result: dict[str, Any]) -> dict[str, float]:
-    """Iteration summary: ``team_0_return``, ``seat_<i>_return`` (NaN before the first finished
-    episode), ``env_steps`` (sampled this iteration), ``env_steps_per_s`` (sampled env steps / wall
-    time of the iteration, sampling + learning)."""
+    """Iteration summary: ``team_0_return``, ``seat_<i>_return``, ``vs_random_return`` (NaN before
+    the first finished episode of its kind), ``env_steps`` (sampled this iteration),
+    ``env_steps_per_s`` (sampled env steps / wall time of the iteration, sampling + learning)."""
     runners = result.get("env_runners", {})
-    out = {k: float(runners.get(k, float("nan"))) for k in (TEAM_0_RETURN, *SEAT_RETURNS)}
+    out = {k: float(runners.get(k, float("nan"))) for k in (TEAM_0_RETURN, *SEAT_RETURNS, VS_RANDOM_RETURN)}
     steps = float(np.nan_to_num(runners.get("num_env_steps_sampled", 0.0)))
     seconds = float(result.get("time_this_iter_s", 0.0))
     out["env_steps"] = steps
@@ -445,6 +497,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--minibatch-size", type=_positive, default=256)
     p.add_argument("--num-epochs", type=_positive, default=4)
     p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--lr-schedule", choices=("constant", "linear"), default="constant",
+                   help="linear: the learning rate falls to 0 over --iterations x --train-batch-size "
+                        "env steps")
+    p.add_argument("--random-opponents", type=float, default=0.0, metavar="F",
+                   help="share of rounds (0 to 1) in which the random bot plays one team inside the "
+                        "env, so the policy also learns against it; 0: pure self-play")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--torch-threads", type=_positive, default=1,
                    help="torch threads of the driver (which hosts the learner) and of each env runner")
@@ -460,6 +518,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         p.error(f"--rules {args.rules}: the duplicate evaluation is for the team games "
                 f"({', '.join(r for r in sorted(PRESETS) if make_rules(r).spec.team_mode == 'pairs')}); "
                 f"pass --eval-deals 0")
+    try:
+        check_random_opponents(args.random_opponents)
+    except ValueError as exc:
+        p.error(f"--random-opponents: {exc}")
+    if args.random_opponents and make_rules(args.rules).spec.team_mode != "pairs":
+        p.error(f"--rules {args.rules}: --random-opponents is for the team games")
     if args.minibatch_size > args.train_batch_size:
         p.error(f"--minibatch-size ({args.minibatch_size}) must not exceed --train-batch-size "
                 f"({args.train_batch_size})")
@@ -490,7 +554,9 @@ def train(args: argparse.Namespace) -> tuple[Path, list[dict[str, float]], dict[
                           num_envs_per_env_runner=args.num_envs_per_runner,
                           train_batch_size=args.train_batch_size,
                           minibatch_size=args.minibatch_size, num_epochs=args.num_epochs, lr=args.lr,
-                          seed=args.seed)
+                          lr_decay_steps=(args.iterations * args.train_batch_size
+                                          if args.lr_schedule == "linear" else 0),
+                          random_opponents=args.random_opponents, seed=args.seed)
     algo = config.build_algo()
     if restore:
         algo.restore_from_path(str(restore))
@@ -499,20 +565,22 @@ def train(args: argparse.Namespace) -> tuple[Path, list[dict[str, float]], dict[
     games = max(args.num_env_runners, 1) * args.num_envs_per_runner
     print(f"Ray: {args.address}, {args.num_env_runners} env runner(s) x {args.num_envs_per_runner} "
           f"games, {config.rollout_fragment_length} steps per game and sample; torch threads: driver "
-          f"{threads[0]}, env runners {threads[1:]}; rules {args.rules}, reward {args.reward}; "
+          f"{threads[0]}, env runners {threads[1:]}; rules {args.rules}, reward {args.reward}, "
+          f"random opponents in {args.random_opponents:.0%} of the rounds; "
           f"checkpoint {ckpt}", flush=True)
     if games * ROUND_STEPS > args.train_batch_size:
         print(f"note: {games} games share {args.train_batch_size} steps per iteration, less than one "
               f"round ({ROUND_STEPS} steps) each; --train-batch-size {games * ROUND_STEPS} or more "
               f"gives every game a full round", flush=True)
-    print("iter  team0_ret  seat0   seat1   seat2   seat3   env_steps  steps/s", flush=True)
+    print("iter  team0_ret  seat0   seat1   seat2   seat3   vs_rand  env_steps  steps/s", flush=True)
     t0 = time.perf_counter()
     history = []
     for it in range(1, args.iterations + 1):
         s = summarize(algo.train())
         history.append(s)
         seats = " ".join(_fmt(s[k]) for k in SEAT_RETURNS)
-        print(f"{it:4d}  {_fmt(s[TEAM_0_RETURN]):>9}  {seats}  {int(s['env_steps']):9d}  "
+        print(f"{it:4d}  {_fmt(s[TEAM_0_RETURN]):>9}  {seats}  {_fmt(s[VS_RANDOM_RETURN])}  "
+              f"{int(s['env_steps']):9d}  "
               f"{s['env_steps_per_s']:7.0f}", flush=True)
         if args.max_minutes and time.perf_counter() - t0 >= 60.0 * args.max_minutes:
             print(f"stopping after iteration {it}: --max-minutes {args.max_minutes:g} reached", flush=True)

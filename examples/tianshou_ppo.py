@@ -70,7 +70,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from agents.base import Agent, Observation  # noqa: E402
 from agents.evaluate import evaluate_pair  # noqa: E402
-from agents.random_bot import random_actions  # noqa: E402
+from agents.random_bot import check_random_opponents, draw_random_team, random_actions  # noqa: E402
 from jass_env.aec import AGENTS  # noqa: E402
 from jass_env.aec import env as aec_env  # noqa: E402
 from jass_env.cards import N_ACTIONS  # noqa: E402
@@ -241,10 +241,7 @@ class RandomOpponentsEnv(PettingZooEnv):
 
     def reset(self, *args: Any, **kwargs: Any) -> tuple[dict, dict]:
         obs, info = super().reset(*args, **kwargs)
-        self.random_seats = frozenset()
-        if self.rng.random() < self.random_opponents:
-            learners = int(self.rng.integers(2))
-            self.random_seats = frozenset(a for s, a in enumerate(AGENTS) if s % 2 != learners)
+        self.random_seats = draw_random_team(self.rng, self.random_opponents, AGENTS)
         obs, _, _, _, info = self._play_random_seats(obs, [0.0] * len(AGENTS), False, False, info)
         return obs, info
 
@@ -275,12 +272,6 @@ def make_env(rules: Rules, reward: str, seed: int, random_opponents: float = 0.0
     return PettingZooEnv(e)
 
 
-def _check_random_opponents(fraction: float) -> None:
-    if not 0.0 <= fraction <= 1.0:  # also rejects NaN
-        raise ValueError(f"random_opponents is the fraction of rounds with random opponents, "
-                         f"a number from 0 to 1; got {fraction}")
-
-
 def build(*, seed: int = 0, rules: str | Rules = "schieber", reward: str = "points", n_envs: int = 16,
           hidden: Sequence[int] = (256, 256), lr: float = 3e-4, gamma: float = 1.0,
           gae_lambda: float = 0.95, ent_coef: float = 0.01, lr_decay_updates: int = 0,
@@ -299,7 +290,7 @@ def build(*, seed: int = 0, rules: str | Rules = "schieber", reward: str = "poin
         raise ValueError(f"need n_envs >= 1 and positive hidden sizes; got {n_envs}, {list(hidden)}")
     if lr_decay_updates < 0:
         raise ValueError(f"need lr_decay_updates >= 0 (0: a constant rate); got {lr_decay_updates}")
-    _check_random_opponents(random_opponents)
+    check_random_opponents(random_opponents)
     rules = make_rules(rules)
     torch.manual_seed(seed)
     optim = AdamOptimizerFactory(lr=lr)
@@ -347,7 +338,7 @@ def train(timesteps: int, *, seed: int = 0, rules: str | Rules = "schieber", rew
                          f"{timesteps}, {steps_per_collect}, {batch_size}, {repeat}")
     if lr_schedule not in LR_SCHEDULES:
         raise ValueError(f"unknown lr_schedule {lr_schedule!r}; valid: {', '.join(LR_SCHEDULES)}")
-    _check_random_opponents(random_opponents)
+    check_random_opponents(random_opponents)
     # the collector summarises the per-seat episode returns (n, 4) flattened and logs a warning each time
     logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
     per_collect = min(steps_per_collect, timesteps)

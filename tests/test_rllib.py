@@ -87,6 +87,60 @@ def test_env_wrapper_tricks_reward_sums_to_points_and_is_reproducible() -> None:
     assert first[0]["player_0"] == pytest.approx((score[0] - score[1]) / 157.0)
 
 
+def test_random_opponents_leave_only_the_learning_team_to_the_policy() -> None:
+    """With random_opponents 1 every round has one team played inside the env by the random bot:
+    only the other team's seats are observed, each with the points difference as its return."""
+    env = rp.JassMultiAgentEnv({"rules": "schieber", "reward": "tricks", "random_opponents": 1.0})
+    teams_learning = set()
+    for seed in range(6):
+        obs, _ = env.reset(seed=seed)
+        learners = set(AGENTS) - env.random_seats
+        assert len(env.random_seats) == 2 and {AGENTS.index(a) % 2 for a in env.random_seats} != {0, 1}
+        teams_learning.add(AGENTS.index(min(learners)) % 2)
+        returns = dict.fromkeys(learners, 0.0)
+        while True:
+            (agent, o), = obs.items()
+            assert agent in learners
+            obs, rew, term, _, _ = env.step({agent: int(_legal(o)[0])})
+            for a, r in rew.items():
+                returns[a] += r
+            if term["__all__"]:
+                break
+            assert set(obs) <= learners
+        assert set(obs) == learners and set(rew) <= learners
+        score = core.StateView(env.aec.core_state, env.aec.rules.params).score
+        learner_team = AGENTS.index(min(learners)) % 2
+        diff = (score[learner_team] - score[1 - learner_team]) / 157.0
+        assert all(r == pytest.approx(diff) for r in returns.values())
+    assert teams_learning == {0, 1}, "each team learns in some rounds"
+
+
+def test_random_opponents_share_and_reproducibility() -> None:
+    """A share F of the rounds has random opponents; the same seed replays the same rounds."""
+    env = rp.JassMultiAgentEnv({"rules": "schieber", "random_opponents": 0.5})
+    drawn = []
+    for seed in range(200):
+        env.reset(seed=seed)
+        drawn.append(env.random_seats)
+    assert 60 <= sum(bool(d) for d in drawn) <= 140
+    again = rp.JassMultiAgentEnv({"rules": "schieber", "random_opponents": 0.5})
+    for seed in (3, 4, 5):
+        assert _play_first_turns(env, seed) == _play_first_turns(again, seed)
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="from 0 to 1"):
+            rp.JassMultiAgentEnv({"rules": "schieber", "random_opponents": bad})
+
+
+def _play_first_turns(env: rp.JassMultiAgentEnv, seed: int) -> list[tuple[str, int]]:
+    obs, _ = env.reset(seed=seed)
+    turns = []
+    for _ in range(10):
+        (agent, o), = obs.items()
+        turns.append((agent, int(_legal(o)[-1])))
+        obs, *_ = env.step({agent: turns[-1][1]})
+    return turns
+
+
 def test_env_wrapper_errors_are_clear() -> None:
     env = rp.JassMultiAgentEnv({"rules": "schieber"})
     obs, _ = env.reset(seed=1)
@@ -110,7 +164,10 @@ def test_cli_options(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert rp.parse_args(["--address", "auto"]).address == "auto"
     for bad, msg in ((["--minibatch-size", "500", "--train-batch-size", "400"], "must not exceed"),
                      (["--rules", "nope"], "invalid choice"),
-                     (["--num-env-runners", "-1"], "must be >= 0")):
+                     (["--num-env-runners", "-1"], "must be >= 0"),
+                     (["--random-opponents", "2"], "from 0 to 1"),
+                     (["--random-opponents", "0.5", "--rules", "differenzler", "--eval-deals", "0"],
+                      "for the team games")):
         with pytest.raises(SystemExit):
             rp.parse_args(bad)
         assert msg in capsys.readouterr().err
