@@ -14,7 +14,7 @@ from conftest import position
 
 from agents.heuristic import HeuristicAgent, choose_contract, graf_scores, heuristic_card, possible_cards
 from agents.pimc import MAX_TRIES, PIMCAgent, sample_world
-from agents.random_bot import RandomAgent
+from agents.random_bot import RandomAgent, check_random_opponents, draw_random_team
 from agents.view import V_CONTRACT, V_HAND, V_PLAYED, V_SIZE, V_VOIDS, V_WEIS, SeatView, decode
 from jass_env import PRESETS, SCHIEBER_PRESETS, Round, core
 from jass_env.cards import card_id, mask_of, names_of
@@ -560,3 +560,20 @@ def test_search_contract_choice_depends_only_on_the_own_hand() -> None:
     assert 36 <= a1 < 43 and obs_for(r1)["action_mask"][a1] == 1
     with pytest.raises(ValueError, match="contract must be one of"):
         _search(contract="graf")
+
+
+SEATS = ("player_0", "player_1", "player_2", "player_3")
+
+
+def test_the_random_team_of_a_training_round_is_one_whole_team_in_a_share_of_the_rounds() -> None:
+    rng = np.random.default_rng(0)
+    draws = [draw_random_team(rng, 0.25, SEATS) for _ in range(2000)]
+    teams = [d for d in draws if d]
+    assert 400 <= len(teams) <= 600                                    # a quarter of 2,000 rounds
+    assert set(teams) == {frozenset(SEATS[0::2]), frozenset(SEATS[1::2])}  # partners, both teams
+    assert not any(draw_random_team(rng, 0.0, SEATS) for _ in range(100))
+    assert all(draw_random_team(rng, 1.0, SEATS) for _ in range(100))
+    assert check_random_opponents(0.5) == 0.5
+    for bad in (-0.01, 1.01, float("nan")):
+        with pytest.raises(ValueError, match="a number from 0 to 1"):
+            check_random_opponents(bad)
