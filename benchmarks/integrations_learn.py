@@ -54,7 +54,7 @@ SB3_BUDGET: dict[str, Any] = {
 }
 # decisions of the learning seats (the random bot's are not counted); train's keywords
 TIANSHOU_BUDGET: dict[str, Any] = {
-    "timesteps": 3_000_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
+    "timesteps": 6_000_000, "seed": 0, "reward": "tricks", "n_envs": 16, "steps_per_collect": 4096,
     "batch_size": 512, "repeat": 4, "hidden": (256, 256), "lr": 1e-3, "lr_schedule": "linear",
     "random_opponents": 1.0,
 }
