@@ -26,7 +26,8 @@ onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy
 search     checkpoint (default agents/checkpoints/default.pt), agents.search.SearchAgent
            worlds=30, candidates (all legal cards),          (Schieber only)
            contract=policy|search, time_limit (seconds per
-           decision), seed
+           decision), plays (card plays per decision),
+           margin=0 (points), oversample=1, seed
 =========  ================================================  =====================================
 
 ``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
@@ -67,6 +68,13 @@ def _opt_float(v: str) -> float | None:
     x = float(v)
     if x <= 0:
         raise ValueError(f"expected a positive number of seconds or none, got {v!r}")
+    return x
+
+
+def _points(v: str) -> float:
+    x = float(v)
+    if not x >= 0:
+        raise ValueError(f"expected a number of points >= 0, got {v!r}")
     return x
 
 
@@ -151,7 +159,8 @@ AGENTS: dict[str, AgentType] = {
     # --- policy-guided search (issue 14): Schieber only
     "search": AgentType("agents.search", "SearchAgent",
                         {"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
-                         "time_limit": _opt_float, "contract": str, "seed": int}, True,
+                         "time_limit": _opt_float, "contract": str, "plays": _pos_int,
+                         "margin": _points, "oversample": _pos_int, "seed": int}, True,
                         "PIMC whose rollouts are played by a trained policy (Schieber; default "
                         "agents/checkpoints/default.pt)"),
 }

@@ -7,7 +7,11 @@ For a card decision with more than one legal card:
 2. **Worlds**: ``worlds`` deals of the unseen cards consistent with what the seat knows, sampled
    exactly as the PIMC bot samples them (:func:`agents.pimc.sample_world`: hand sizes, shown voids,
    public Weis cards) and built with :func:`agents.pimc.build_world_state` (the searcher is
-   player 0 of every world).
+   player 0 of every world). With ``oversample=K`` the bidding is inferred from: K x ``worlds``
+   deals are sampled, each weighted by the policy's probability of the contract decisions the
+   other seats made (forehand's push or contract, the choice after a push) had they held that
+   deal's cards, and the ``worlds`` searched are drawn by weight (systematic resampling; a deal
+   drawn twice is rolled out once and counted twice).
 3. **Rollouts**: in every world, each candidate is played and the round is finished by the greedy
    policy network for all four seats, each seat acting on the observation of its own seat in that
    world (:func:`jass_env.observation.encode_observation`, so no rollout player sees another's
@@ -17,7 +21,10 @@ For a card decision with more than one legal card:
    the real observation into every rollout observation, turned to the acting seat's view.
 4. **Pick** the candidate with the best mean of (own team − opponents) final round score over the
    worlds (the world's score: card points, last-trick 5 and Match bonus, multiplied; Weis and
-   Stöck are fixed by the deal and left out, as in PIMC); ties go to the lower card id.
+   Stöck are fixed by the deal and left out, as in PIMC); ties go to the lower card id. With
+   ``margin=M`` (points per hand) the policy's own greedy choice is kept unless another option's
+   mean beats its mean by more than M: a sampled mean is noisy, and the policy's choice is the
+   better prior.
 
 Single-legal-card decisions are played without search. The contract is the policy's greedy
 choice (``contract="policy"``), or (``contract="search"``) every legal contract and the push is
@@ -25,11 +32,14 @@ valued the same way in ``worlds`` uniform deals of the 27 cards the seat does no
 world started by :func:`jass_env.core.start_round` (so its Weis and Stöck are the world's own),
 the partner choosing by the policy after a push.
 
-Budget: ``worlds`` worlds per decision; with ``time_limit`` (seconds per decision) worlds are
-searched in batches of :data:`TIMED_BATCH` and no new batch starts once the limit is passed (at
-least one batch always runs; ``last_worlds`` says how many were searched). Deterministic for a
-seed: each decision draws one 32-bit seed from ``self.rng`` for the compiled world sampler, and the
-rollouts are greedy.
+Budget: ``worlds`` worlds per decision, cut with ``plays=P`` so that worlds x options x cards
+still to play stays within P card plays (a deterministic bound on the slowest decisions, the first
+tricks'). With ``time_limit`` (seconds per decision) a first batch of :data:`TIMED_BATCH` worlds
+is timed, each next batch is sized to fill the time left at the measured time per world, and no
+new batch starts once the limit is passed (at least one batch always runs; ``last_worlds`` says
+how many were searched). Without a time limit the bot is deterministic for a seed: each decision
+draws one 32-bit seed from ``self.rng`` for the compiled world sampler, and the rollouts are
+greedy.
 
 The shipped checkpoint ``agents/checkpoints/default.pt`` was trained with a centralized critic
 (``central_critic: true``): its own value head is still at its initialisation (the seed-1 weights,
@@ -53,9 +63,9 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.search (the policy-guided search bot)") from None
 
 from jass_env import core, kernel
-from jass_env.cards import PUSH_ACTION
+from jass_env.cards import CONTRACT_ACTION_OFFSET, PUSH_ACTION
 from jass_env.core import apply_action
-from jass_env.kernel import PHASE_OVER
+from jass_env.kernel import N_CARDS, PHASE_OVER, popcount
 from jass_env.observation import (
     O_CONTRACT,
     O_MATCH,
@@ -68,15 +78,15 @@ from jass_env.observation import (
     encode_observation,
 )
 from jass_env.rules import RP_MULT, Rules, make_rules
-from jass_env.spec import ROUND_POINTS
+from jass_env.spec import MAX_PLAYERS, ROUND_POINTS
 
 from .base import Agent
 from .pimc import STATE_SIZE, build_world_state, sample_world
 from .policy import PolicyAgent
-from .view import V_CONTRACT, V_HAND, V_LEGAL, V_PHASE, decode
+from .view import V_CONTRACT, V_FOREHAND, V_HAND, V_LEGAL, V_PHASE, V_PLAYED, V_PUSHED, decode
 from .worlds import next_rand
 
-#: worlds per batch when a time limit is set (the limit is checked between batches)
+#: worlds of the first, timed batch when a time limit is set (the limit is checked between batches)
 TIMED_BATCH = 2
 #: default worlds per decision
 DEFAULT_WORLDS = 30
@@ -86,24 +96,71 @@ GAME = "schieber"
 CONTRACT_MODES = ("policy", "search")
 #: the number of actions of a Schieber observation's action mask
 N_ACTIONS = 43
+#: resolution of the random offset of systematic resampling
+RESAMPLE_GRID = 1 << 30
 
 
 @njit(cache=True)
-def build_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, cands: np.ndarray, rng: np.ndarray,
+def sample_worlds(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> None:
+    """Fill ``hands`` (int64[n_worlds, MAX_PLAYERS], by relative seat) with ``n_worlds`` deals of
+    the unseen cards of the seat view ``v`` (:func:`agents.pimc.sample_world`)."""
+    for w in range(hands.shape[0]):
+        sample_world(v, rp, rng, hands[w])
+
+
+@njit(cache=True)
+def build_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, cands: np.ndarray,
                states: np.ndarray) -> None:
-    """Fill ``states`` (int64[n_worlds * len(cands), STATE_SIZE]) with ``n_worlds`` sampled worlds
-    of the seat view ``v``, each once per candidate card with that card already played: row
-    ``w * len(cands) + k`` is world ``w`` after candidate ``cands[k]``."""
-    hands = np.zeros(4, dtype=np.int64)
+    """Fill ``states`` (int64[len(hands) * len(cands), STATE_SIZE]) with the worlds ``hands``
+    (from :func:`sample_worlds`) of the seat view ``v``, each once per candidate card with that
+    card already played: row ``w * len(cands) + k`` is world ``w`` after candidate ``cands[k]``."""
     world = np.zeros(STATE_SIZE, dtype=np.int64)
     nc = cands.shape[0]
-    for w in range(n_worlds):
-        sample_world(v, rp, rng, hands)
-        build_world_state(v, hands, rp, world)
+    for w in range(hands.shape[0]):
+        build_world_state(v, hands[w], rp, world)
         for k in range(nc):
             row = states[w * nc + k]
             row[:] = world
             apply_action(row, cands[k], rp)
+
+
+@njit(cache=True)
+def encode_bidding_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, root: np.ndarray,
+                        obs: np.ndarray, mask: np.ndarray, taken: np.ndarray) -> None:
+    """The round's contract decisions as each world ``hands[w]`` would have seen them, for
+    weighting the worlds by how likely they make the bidding that happened (card play only).
+
+    A world's hands at the deal are its hands now plus the cards each seat has played. Row
+    ``2w`` of ``obs`` (float32[2 n, OBS_DIM]) and ``mask`` (int8[2 n, 43]) is forehand's first
+    decision, row ``2w + 1`` the choice after a push; ``taken[row]`` is the action that was
+    played there, or -1 where the decision was mine (the same in every world) or never came (no
+    push). The match totals come from my real observation ``root``, turned to the acting seat."""
+    start = np.zeros(STATE_SIZE, dtype=np.int64)
+    dealt = np.zeros(4, dtype=np.int64)
+    forehand = v[V_FOREHAND]
+    chosen = CONTRACT_ACTION_OFFSET + v[V_CONTRACT]
+    for w in range(hands.shape[0]):
+        for p in range(4):
+            dealt[p] = hands[w, p] | v[V_PLAYED + p]
+        start[:] = 0
+        core.start_round(start, dealt, (forehand + 3) % 4, rp)
+        for j in range(2):
+            i = 2 * w + j
+            taken[i] = -1
+            if j == 1:
+                if not v[V_PUSHED]:
+                    break
+                apply_action(start, PUSH_ACTION, rp)
+            p = kernel.to_move(start)
+            if p == 0:
+                continue
+            taken[i] = PUSH_ACTION if j == 0 and v[V_PUSHED] else chosen
+            encode_observation(start, p, rp, obs[i])
+            encode_action_mask(start, rp, mask[i])
+            own = p % 2
+            for k in range(2):
+                obs[i, O_MATCH + k] = root[O_MATCH + (own + k) % 2]
+            obs[i, O_MATCH + 2] = root[O_MATCH + 2]
 
 
 @njit(cache=True)
@@ -225,14 +282,23 @@ class SearchAgent(Agent):
         candidates: search only the K legal cards the policy rates highest (None = every legal
             card); the others are never played unless fewer than K are legal.
         time_limit: seconds per decision (None = none); see the module doc.
+        plays: the most card plays the rollouts of one decision may simulate (None = no cap):
+            fewer worlds where many options and many cards are left (the first tricks), so the
+            slowest decisions are bounded, deterministically.
         contract: "policy" (the policy's greedy contract or push) or "search" (every legal
             contract and the push valued by rollouts in ``worlds`` deals of the unseen cards).
+        oversample: card play infers from the bidding when > 1: each world searched is drawn
+            from ``oversample`` sampled ones by the policy's probability of the contract
+            decisions the other seats made (1 = no inference; see :meth:`_world_hands`).
+        margin: points per hand another option's mean must beat the policy's greedy choice by to
+            be played instead (0 = plain argmax of the means).
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
     def __init__(self, rules: str | Rules | None = None, checkpoint: str | os.PathLike[str] | None = None,
                  worlds: int = DEFAULT_WORLDS, candidates: int | None = None,
                  time_limit: float | None = None, contract: str = "policy",
+                 plays: int | None = None, margin: float = 0.0, oversample: int = 1,
                  seed: int | None = None) -> None:
         super().__init__(seed)
         if contract not in CONTRACT_MODES:
@@ -243,16 +309,24 @@ class SearchAgent(Agent):
             raise ValueError(f"the search bot plays {GAME} only, not {self.rules.game}")
         self.worlds = _budget_int("worlds", worlds)
         self.candidates = None if candidates is None else _budget_int("candidates", candidates)
+        self.plays = None if plays is None else _budget_int("plays", plays)
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
         self.time_limit = time_limit
+        if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin >= 0:
+            raise ValueError(f"margin must be a number of points >= 0, got {margin!r}")
+        self.margin = float(margin)
+        self.oversample = _budget_int("oversample", oversample)
         self.rp = self.rules.params
         self.policy = PolicyAgent(checkpoint, greedy=True, threads=1, rules=self.rules)
         self.net = self.policy.net
         self.checkpoint = self.policy.checkpoint
         self.checkpoint_sha256 = self.policy.checkpoint_sha256
         self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
-                     + ("-contract" if contract == "search" else ""))
+                     + (f"-plays{self.plays}" if self.plays else "")
+                     + ("-contract" if contract == "search" else "")
+                     + (f"-margin{margin:g}" if margin else "")
+                     + (f"-infer{self.oversample}" if self.oversample > 1 else ""))
         self.last_worlds = 0   # worlds searched in the last searched decision
 
     def _greedy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -274,17 +348,55 @@ class SearchAgent(Agent):
         order = np.argsort(-prior[cards], kind="stable")[: self.candidates]
         return np.sort(cards[order])
 
+    def _world_hands(self, v: np.ndarray, root: np.ndarray, n_worlds: int,
+                     rng: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The worlds of one batch: distinct hands (int64[m, MAX_PLAYERS]) and how many of the
+        ``n_worlds`` draws each stands for (int64[m], summing to ``n_worlds``).
+
+        Without inference (``oversample`` 1) these are ``n_worlds`` sampled worlds, once each.
+        With it, ``oversample * n_worlds`` worlds are sampled and weighted by the policy's
+        probability of the contract decisions the other seats made (forehand's push or contract,
+        the choice after a push), as each would have made them holding that world's cards; the
+        ``n_worlds`` draws are then made in proportion to the weights (systematic resampling)."""
+        m = n_worlds * self.oversample
+        hands = np.zeros((m, MAX_PLAYERS), dtype=np.int64)
+        sample_worlds(v, self.rp, rng, hands)
+        if self.oversample == 1:
+            return hands, np.ones(m, dtype=np.int64)
+        obs = np.zeros((2 * m, OBS_DIM), dtype=np.float32)
+        mask = np.zeros((2 * m, N_ACTIONS), dtype=np.int8)
+        taken = np.full(2 * m, -1, dtype=np.int64)
+        encode_bidding_rows(v, self.rp, hands, root, obs, mask, taken)
+        rows = np.flatnonzero(taken >= 0)
+        if len(rows) == 0:                      # I made every contract decision: nothing to infer
+            return hands[:n_worlds], np.ones(n_worlds, dtype=np.int64)
+        with torch.inference_mode():
+            logits = self.net.masked_logits(torch.from_numpy(obs[rows]),
+                                            torch.from_numpy(mask[rows].astype(bool)))
+            logp = torch.log_softmax(logits, 1)[torch.arange(len(rows)), torch.from_numpy(taken[rows])]
+        loglik = np.zeros(m)
+        np.add.at(loglik, rows // 2, logp.numpy().astype(np.float64))
+        weights = np.exp(loglik - loglik.max())
+        cdf = np.cumsum(weights) / weights.sum()
+        u = (next_rand(rng, RESAMPLE_GRID) / RESAMPLE_GRID + np.arange(n_worlds)) / n_worlds
+        picks = np.minimum(np.searchsorted(cdf, u), m - 1)
+        distinct, counts = np.unique(picks, return_counts=True)
+        return hands[distinct], counts.astype(np.int64)
+
     def _rollouts(self, v: np.ndarray, root: np.ndarray, options: np.ndarray, n_worlds: int,
                   rng: np.ndarray, card_play: bool) -> np.ndarray:
         """Sum over ``n_worlds`` new worlds of each option's rollout result (float64[len(options)]):
         cards in card play, contract actions (or the push) in the contract choice."""
         nc = len(options)
-        b = n_worlds * nc
-        states = np.zeros((b, STATE_SIZE), dtype=np.int64)
         if card_play:
-            build_rows(v, self.rp, n_worlds, options, rng, states)
+            hands, counts = self._world_hands(v, root, n_worlds, rng)
+            states = np.zeros((len(hands) * nc, STATE_SIZE), dtype=np.int64)
+            build_rows(v, self.rp, hands, options, states)
         else:
+            counts = np.ones(n_worlds, dtype=np.int64)
+            states = np.zeros((n_worlds * nc, STATE_SIZE), dtype=np.int64)
             build_contract_rows(v, self.rp, n_worlds, options, rng, states)
+        b = len(states)
         obs = np.zeros((b, OBS_DIM), dtype=np.float32)
         mask = np.zeros((b, N_ACTIONS), dtype=np.int8)
         live = int(sum(kernel.phase(st) != PHASE_OVER for st in states))
@@ -293,7 +405,15 @@ class SearchAgent(Agent):
             live = step_rows(states, self._greedy(obs, mask.astype(bool)), self.rp)
         results = np.zeros(b, dtype=np.int64)
         row_results(states, results)
-        return results.reshape(n_worlds, nc).sum(axis=0).astype(np.float64)
+        return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0).astype(np.float64)
+
+    def _world_budget(self, v: np.ndarray, n_options: int) -> int:
+        """Worlds to search for a decision among ``n_options``: ``worlds``, cut (to at least 1)
+        so that worlds x options x cards still to play stays within ``plays``."""
+        if self.plays is None:
+            return self.worlds
+        cards_left = N_CARDS - sum(popcount(v[V_PLAYED + p]) for p in range(4))
+        return max(1, min(self.worlds, self.plays // (n_options * cards_left)))
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         v = decode(obs)
@@ -311,21 +431,30 @@ class SearchAgent(Agent):
             return self.policy.act(obs) if len(options) == 0 else int(options[0])
         root = np.asarray(obs["observation"], dtype=np.float32)
         rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
+        budget = self._world_budget(v, len(options))
         if self.time_limit is None:
-            sums = self._rollouts(v, root, options, self.worlds, rng, card_play)
-            done = self.worlds
+            sums = self._rollouts(v, root, options, budget, rng, card_play)
+            done = budget
         else:
             deadline = time.perf_counter() + self.time_limit
             sums = np.zeros(len(options))
-            done = 0
-            while done < self.worlds:
-                n = min(TIMED_BATCH, self.worlds - done)
+            done, n = 0, min(TIMED_BATCH, budget)
+            while True:
+                started = time.perf_counter()
                 sums += self._rollouts(v, root, options, n, rng, card_play)
                 done += n
-                if time.perf_counter() >= deadline:
+                now = time.perf_counter()
+                if done >= budget or now >= deadline:
                     break
+                per_world = (now - started) / n          # the next batch fills the time left
+                n = int(min(budget - done, max(1, (deadline - now) / per_world)))
         self.last_worlds = done
-        return int(options[int(np.argmax(sums))])
+        best = int(np.argmax(sums))
+        if self.margin:
+            greedy = np.flatnonzero(options == self.policy.act(obs))
+            if len(greedy) and (sums[best] - sums[greedy[0]]) / done <= self.margin:
+                return int(options[greedy[0]])
+        return int(options[best])
 
 
 __all__ = ["SearchAgent", "build_rows", "build_contract_rows", "encode_rows", "step_rows", "row_results",

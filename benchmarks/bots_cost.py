@@ -1,7 +1,8 @@
 """Cost of the bots on one core: heuristic ms per hand, PIMC-10/30 and search ms per decision.
 
     python benchmarks/bots_cost.py [--rounds 200] [--pimc-rounds 20] [--search-rounds 5]
-                                   [--search-worlds 10 30] [--rules schieber]
+                                   [--search-worlds 10 30] [--search-specs PARAMS ...]
+                                   [--rules schieber]
 
 Rounds are dealt from fixed seeds and played by four copies of the bot; only the bots' ``act``
 calls are timed (observation encoding by the driver is excluded).
@@ -13,12 +14,13 @@ calls are timed (observation encoding by the driver is excluded).
   thread): the mean ``act`` time over every decision, one forward pass each.
 * search (``agents.search``, the shipped policy's rollouts; Schieber only): the same mean over
   searched card decisions, and the slowest one (the first tricks, with the most cards to play
-  out), for each ``--search-worlds`` size; torch uses one thread.
+  out), for each ``--search-worlds`` size and each ``--search-specs`` bot (its spec parameters,
+  e.g. ``worlds=30,oversample=8,margin=5``); torch uses one thread.
 
 Prints a table, then, as the last line, a JSON object with ``heuristic_ms_per_hand``,
 ``pimc10_ms_per_decision``, ``pimc30_ms_per_decision``, ``policy_ms_per_decision`` and, per
-search size W,
-``searchW_ms_per_decision`` and ``searchW_max_ms_per_decision``. Compile time is excluded (one
+search bot NAME (``search30``, ``search30-margin5-infer8``, ...), ``NAME_ms_per_decision`` and
+``NAME_max_ms_per_decision``. Compile time is excluded (one
 warm-up round per bot).
 """
 
@@ -83,6 +85,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--search-rounds", type=int, default=5, help="rounds for each search size "
                     "(Schieber rules only; 0 skips the search bot)")
     ap.add_argument("--search-worlds", type=int, nargs="+", default=[10, 30], help="search sizes (worlds)")
+    ap.add_argument("--search-specs", nargs="*", default=[], metavar="PARAMS",
+                    help="more search bots by their spec parameters, e.g. worlds=30,oversample=8,margin=5 "
+                    "(keyed by the bot's name)")
     ap.add_argument("--rules", default="schieber", help="rules preset")
     args = ap.parse_args(argv)
     rows = []
@@ -110,21 +115,24 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.search_rounds > 0 and make_rules(args.rules).game == "schieber":
         from agents.search import SearchAgent
 
-        for worlds in args.search_worlds:
-            bot = SearchAgent(args.rules, worlds=worlds, seed=0)
+        bots = [SearchAgent(args.rules, worlds=worlds, seed=0) for worlds in args.search_worlds]
+        bots += [make_agent(f"search:{params},seed=0", make_rules(args.rules))
+                 for params in args.search_specs]
+        for bot in bots:
             time_rounds(bot, args.rules, 1, 999)
             times: list[float] = []
             tot, st, n_dec, n_s = time_rounds(bot, args.rules, args.search_rounds, 0, times)
             per_dec = 1000 * st / max(n_s, 1)
             slowest = 1000 * max(times, default=0.0)
-            rows.append((f"search{worlds}", f"{per_dec:.3f} ms/searched decision",
+            rows.append((bot.name, f"{per_dec:.3f} ms/searched decision",
                          f"{1000 * tot / n_dec:.3f} ms/decision (all), slowest {slowest:.1f} ms"))
-            result[f"search{worlds}_ms_per_decision"] = round(per_dec, 4)
-            result[f"search{worlds}_max_ms_per_decision"] = round(slowest, 4)
+            result[f"{bot.name}_ms_per_decision"] = round(per_dec, 4)
+            result[f"{bot.name}_max_ms_per_decision"] = round(slowest, 4)
     print(f"rules={args.rules}  one core (thread env vars = 1)")
-    print(f"{'bot':<10} {'per decision':<32} {'per hand / all'}")
+    width = max(10, *(len(name) + 1 for name, _, _ in rows))
+    print(f"{'bot':<{width}} {'per decision':<32} {'per hand / all'}")
     for name, a, b in rows:
-        print(f"{name:<10} {a:<32} {b}")
+        print(f"{name:<{width}} {a:<32} {b}")
     print(json.dumps(result))
     return result
 

@@ -15,9 +15,9 @@ from conftest import position
 from agents.heuristic import HeuristicAgent, choose_contract, graf_scores, heuristic_card, possible_cards
 from agents.pimc import MAX_TRIES, PIMCAgent, sample_world
 from agents.random_bot import RandomAgent, check_random_opponents, draw_random_team
-from agents.view import V_CONTRACT, V_HAND, V_PLAYED, V_SIZE, V_VOIDS, V_WEIS, SeatView, decode
+from agents.view import V_CONTRACT, V_DECLARER, V_HAND, V_PLAYED, V_SIZE, V_VOIDS, V_WEIS, SeatView, decode
 from jass_env import PRESETS, SCHIEBER_PRESETS, Round, core
-from jass_env.cards import card_id, mask_of, names_of
+from jass_env.cards import card_id, mask_of, names_of, suit_of
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 
 PRESET_NAMES = SCHIEBER_PRESETS
@@ -430,17 +430,17 @@ def _first_search_position(seed: int) -> Round:
 def test_search_choices_do_not_depend_on_hidden_cards() -> None:
     """Two rounds that differ only in which other player holds which unplayed card look the same
     to the seat to move, so the search bot (same seed) must choose the same card in both."""
-    bot = _search(worlds=3, seed=0)
     checked = 0
-    for seed, n_actions in ((1, 6), (2, 11), (3, 17), (4, 24), (5, 30)):
-        for r1, r2 in _swapped_positions("schieber", seed, n_actions, limit=2):
-            bot.reset(seed)
-            a1 = bot.act(obs_for(r1))
-            bot.reset(seed)
-            a2 = bot.act(obs_for(r2))
-            assert a1 == a2, (seed, n_actions)
-            checked += 1
-    assert checked >= 5
+    for bot in (_search(worlds=3, seed=0), _search(worlds=3, oversample=4, margin=2, seed=0)):
+        for seed, n_actions in ((1, 6), (2, 11), (3, 17), (4, 24), (5, 30)):
+            for r1, r2 in _swapped_positions("schieber", seed, n_actions, limit=2):
+                bot.reset(seed)
+                a1 = bot.act(obs_for(r1))
+                bot.reset(seed)
+                a2 = bot.act(obs_for(r2))
+                assert a1 == a2, (bot.name, seed, n_actions)
+                checked += 1
+    assert checked >= 10
 
 
 def test_search_rollout_observations_are_the_seats_real_observations() -> None:
@@ -482,6 +482,104 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
     assert with_weis >= 3
 
 
+def _bid_and_play(seed: int, cards: int) -> tuple[Round, list[tuple[int, dict[str, np.ndarray], int]]]:
+    """A Schieber round bid by the heuristic and played ``cards`` cards into card play, and its
+    contract decisions as (player, observation dict, action)."""
+    r = Round("schieber", seed=seed)
+    bot = HeuristicAgent("schieber")
+    bids = []
+    while r.phase != "play":
+        o = obs_for(r)
+        a = bot.act(o)
+        bids.append((r.to_move, o, a))
+        r.step(a)
+    for _ in range(cards):
+        r.step(bot.act(obs_for(r)))
+    return r, bids
+
+
+def test_search_bidding_rows_are_the_bidders_real_observations() -> None:
+    """Built from the true hidden hands, the contract decisions the search infers from are
+    exactly the ones the other seats faced (same observation, same mask, the action they took);
+    my own decisions are left out, and the choice after a push only exists after a push."""
+    from agents.search import encode_bidding_rows
+
+    seen = {"push": 0, "no push": 0, "mine": 0}
+    for seed in range(40):
+        r, bids = _bid_and_play(seed, seed % 7)
+        me = r.to_move
+        o_me = obs_for(r)
+        held = core.StateView(r.state, r.rp).hands
+        hands = np.array([[held[(me + k) % 4] for k in range(4)] + [0, 0]], dtype=np.int64)
+        obs = np.zeros((2, OBS_DIM), dtype=np.float32)
+        mask = np.zeros((2, 43), dtype=np.int8)
+        taken = np.full(2, 7, dtype=np.int64)
+        encode_bidding_rows(decode(o_me), r.rp, hands, o_me["observation"], obs, mask, taken)
+        seen["push" if len(bids) == 2 else "no push"] += 1
+        if len(bids) == 1:
+            assert taken[1] == -1                              # no push: no second decision
+        for row, (player, o, a) in enumerate(bids):
+            if player == me:
+                assert taken[row] == -1
+                seen["mine"] += 1
+                continue
+            assert taken[row] == a, seed
+            np.testing.assert_array_equal(obs[row], o["observation"], err_msg=f"seed {seed}")
+            np.testing.assert_array_equal(mask[row], o["action_mask"])
+    assert min(seen.values()) >= 3
+
+
+def test_search_inference_draws_worlds_that_fit_the_bidding() -> None:
+    """With oversample, the worlds searched are drawn (counts summing to the world budget) in
+    favour of deals where the others' bidding was likely: a partner or opponent who named a trump
+    suit holds more of it than in uniformly sampled worlds."""
+    from agents.search import SearchAgent
+
+    def trumps(hand: int, suit: int) -> int:
+        return sum((hand >> c) & 1 for c in range(36) if suit_of(c) == suit)
+
+    uniform = SearchAgent("schieber", worlds=200, seed=0)
+    inferring = SearchAgent("schieber", worlds=40, oversample=8, seed=0)
+    more = fewer = 0
+    for seed in range(30):
+        r, _ = _bid_and_play(seed, 1)
+        v = decode(obs_for(r))
+        declarer, contract = int(v[V_DECLARER]), int(v[V_CONTRACT])
+        if declarer == 0 or contract >= 4:                 # I named it, or no trump suit
+            continue
+        root = obs_for(r)["observation"]
+        rng = np.array([seed + 1], dtype=np.int64)
+        hands, counts = inferring._world_hands(v, root, 40, rng)
+        assert counts.sum() == 40 and len(hands) == len(counts) and (counts >= 1).all()
+        weighted = sum(trumps(int(h[declarer]), contract) * k for h, k in zip(hands, counts)) / 40
+        hu, cu = uniform._world_hands(v, root, 200, rng)
+        assert (cu == 1).all()
+        plain = np.mean([trumps(int(h[declarer]), contract) for h in hu])
+        more += weighted > plain
+        fewer += weighted < plain
+    assert more >= 10 and fewer <= more // 4
+
+
+def test_search_margin_keeps_the_policys_card_unless_clearly_beaten() -> None:
+    """margin=M plays the policy's greedy card unless a searched mean beats it by more than M:
+    a huge margin always plays the policy's card; margin 0 is the plain search."""
+    from agents.policy import PolicyAgent
+
+    policy = PolicyAgent(rules="schieber")
+    keep, plain = _search(worlds=4, margin=1000, seed=2), _search(worlds=4, seed=2)
+    differ = 0
+    for seed in range(12):
+        o = obs_for(_first_search_position(seed))
+        assert keep.act(o) == policy.act(o)
+        plain.reset(seed)
+        zero = _search(worlds=4, margin=0, seed=2)
+        zero.reset(seed)
+        a = plain.act(o)
+        assert zero.act(o) == a
+        differ += a != policy.act(o)
+    assert differ >= 1                                     # the search does overrule the policy
+
+
 def test_search_is_deterministic_given_the_seed() -> None:
     def run(seed: int) -> list[int]:
         return played_actions(_search(worlds=3, seed=0), seed, 2)
@@ -503,6 +601,14 @@ def test_search_respects_its_world_and_time_budget() -> None:
     timed = _search(worlds=5, time_limit=60, seed=1)
     timed.act(o)
     assert timed.last_worlds == 5                                 # a limit never reached
+    legal, left = int(o["action_mask"][:36].sum()), 36 - int(o["observation"][36:180].sum())
+    plays = 5 * legal * left + legal                              # room for 5 worlds, not 6
+    capped_plays = _search(worlds=50, plays=plays, seed=1)
+    capped_plays.act(o)
+    assert capped_plays.last_worlds == 5                          # worlds x cards x cards left <= plays
+    floor = _search(worlds=50, plays=1, seed=1)
+    floor.act(o)
+    assert floor.last_worlds == 1                                 # at least one world
     tiny = _search(worlds=50, time_limit=1e-9, seed=1)
     tiny.act(o)
     assert tiny.last_worlds == TIMED_BATCH                        # one batch, then stop
@@ -538,6 +644,13 @@ def test_search_spec_plays_schieber_only_and_checks_its_budget() -> None:
         make_agent("search:worlds=0", "schieber")
     with pytest.raises(ValueError, match="candidates"):
         _search(candidates=0)
+    with pytest.raises(AgentSpecError, match="oversample"):
+        make_agent("search:oversample=0", "schieber")
+    with pytest.raises(AgentSpecError, match="margin"):
+        make_agent("search:margin=-1", "schieber")
+    with pytest.raises(ValueError, match="margin"):
+        _search(margin=float("nan"))
+    assert make_agent("search:oversample=8,margin=2.5", "schieber").name == "search30-margin2.5-infer8"
 
 
 def test_search_contract_choice_depends_only_on_the_own_hand() -> None:
