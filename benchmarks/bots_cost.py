@@ -15,7 +15,8 @@ calls are timed (observation encoding by the driver is excluded).
 * search (``agents.search``, the shipped policy's rollouts; Schieber only): the same mean over
   searched card decisions, and the slowest one (the first tricks, with the most cards to play
   out), for each ``--search-worlds`` size and each ``--search-specs`` bot (its spec parameters,
-  e.g. ``worlds=30,oversample=8,margin=5``); torch uses one thread.
+  e.g. ``worlds=30,oversample=8,margin=5``); torch uses one thread. A bot with
+  ``contract=search`` also gets the mean of its contract decisions (``NAME_contract_ms_per_decision``).
 
 Prints a table, then, as the last line, a JSON object with ``heuristic_ms_per_hand``,
 ``pimc10_ms_per_decision``, ``pimc30_ms_per_decision``, ``policy_ms_per_decision`` and, per
@@ -48,11 +49,12 @@ from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 from jass_env.rules import make_rules  # noqa: E402
 
 
-def time_rounds(agent, rules: str, rounds: int, seed0: int,
-                searched_times: list[float] | None = None) -> tuple[float, float, int, int]:
+def time_rounds(agent, rules: str, rounds: int, seed0: int, searched_times: list[float] | None = None,
+                contract_times: list[float] | None = None) -> tuple[float, float, int, int]:
     """Play ``rounds`` rounds with 4 seats of ``agent``; return (total s, searched s, decisions, searched).
 
-    ``searched_times`` (if given) receives the seconds of every searched decision."""
+    ``searched_times`` (if given) receives the seconds of every searched card decision,
+    ``contract_times`` those of every contract decision (the push included)."""
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(43, dtype=np.int8)
     total = searched_t = 0.0
@@ -64,6 +66,7 @@ def time_rounds(agent, rules: str, rounds: int, seed0: int,
             encode_observation(r.state, r.to_move, r.rp, obs)
             encode_action_mask(r.state, r.rp, mask)
             search = r.phase == "play" and int(mask[:36].sum()) > 1
+            choosing = r.phase != "play"
             t = time.perf_counter()
             a = agent.act({"observation": obs, "action_mask": mask})
             dt = time.perf_counter() - t
@@ -74,6 +77,8 @@ def time_rounds(agent, rules: str, rounds: int, seed0: int,
                 n_search += 1
                 if searched_times is not None:
                     searched_times.append(dt)
+            if choosing and contract_times is not None:
+                contract_times.append(dt)
             r.step(a)
     return total, searched_t, n_dec, n_search
 
@@ -121,13 +126,19 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         for bot in bots:
             time_rounds(bot, args.rules, 1, 999)
             times: list[float] = []
-            tot, st, n_dec, n_s = time_rounds(bot, args.rules, args.search_rounds, 0, times)
+            contract_times: list[float] = []
+            tot, st, n_dec, n_s = time_rounds(bot, args.rules, args.search_rounds, 0, times, contract_times)
             per_dec = 1000 * st / max(n_s, 1)
             slowest = 1000 * max(times, default=0.0)
             rows.append((bot.name, f"{per_dec:.3f} ms/searched decision",
                          f"{1000 * tot / n_dec:.3f} ms/decision (all), slowest {slowest:.1f} ms"))
             result[f"{bot.name}_ms_per_decision"] = round(per_dec, 4)
             result[f"{bot.name}_max_ms_per_decision"] = round(slowest, 4)
+            if bot.contract == "search":
+                contract_ms = 1000 * float(np.mean(contract_times))
+                rows.append((f"{bot.name} contract", f"{contract_ms:.3f} ms/contract decision",
+                             f"slowest {1000 * max(contract_times):.1f} ms"))
+                result[f"{bot.name}_contract_ms_per_decision"] = round(contract_ms, 4)
     print(f"rules={args.rules}  one core (thread env vars = 1)")
     width = max(10, *(len(name) + 1 for name, _, _ in rows))
     print(f"{'bot':<{width}} {'per decision':<32} {'per hand / all'}")
