@@ -125,6 +125,20 @@ def build_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, cands: np.ndarr
 
 
 @njit(cache=True)
+def encode_world_seat(st: np.ndarray, p: int, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
+                      mask: np.ndarray) -> None:
+    """Observation (float32[OBS_DIM]) and action mask (int8[43]) of player ``p`` in the world
+    state ``st``, with the match totals (which a world leaves out) from my real observation
+    ``root``, turned to ``p``'s team."""
+    encode_observation(st, p, rp, obs)
+    encode_action_mask(st, rp, mask)
+    own = p % 2
+    for k in range(2):
+        obs[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
+    obs[O_MATCH + 2] = root[O_MATCH + 2]
+
+
+@njit(cache=True)
 def encode_bidding_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, root: np.ndarray,
                         obs: np.ndarray, mask: np.ndarray, taken: np.ndarray) -> None:
     """The round's contract decisions as each world ``hands[w]`` would have seen them, for
@@ -155,12 +169,7 @@ def encode_bidding_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, root: 
             if p == 0:
                 continue
             taken[i] = PUSH_ACTION if j == 0 and v[V_PUSHED] else chosen
-            encode_observation(start, p, rp, obs[i])
-            encode_action_mask(start, rp, mask[i])
-            own = p % 2
-            for k in range(2):
-                obs[i, O_MATCH + k] = root[O_MATCH + (own + k) % 2]
-            obs[i, O_MATCH + 2] = root[O_MATCH + 2]
+            encode_world_seat(start, p, rp, root, obs[i], mask[i])
 
 
 @njit(cache=True)
@@ -227,12 +236,8 @@ def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_
             continue
         p = kernel.to_move(st)
         o = obs[i]
-        encode_observation(st, p, rp, o)
-        encode_action_mask(st, rp, mask[i])
+        encode_world_seat(st, p, rp, root, o, mask[i])
         own = p % 2
-        for k in range(2):
-            o[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
-        o[O_MATCH + 2] = root[O_MATCH + 2]
         if not card_play_world:
             continue
         for k in range(2):
