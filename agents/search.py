@@ -16,7 +16,8 @@ For a card decision with more than one legal card:
    policy network for all four seats, each seat acting on the observation of its own seat in that
    world (:func:`jass_env.observation.encode_observation`, so no rollout player sees another's
    hand). All worlds x candidates advance together: one batched forward pass per card still to
-   play (rows = worlds x candidates). The public features the world state leaves out (Weis
+   play (rows = worlds x candidates), its first layer summed over the nonzero features only
+   (:class:`agents.sparse_forward.GreedyForward`). The public features the world state leaves out (Weis
    points, the shown Stöck, the match totals, and their share of the round score) are copied from
    the real observation into every rollout observation, turned to the acting seat's view.
 4. **Pick** the candidate with the best mean of (own team − opponents) final round score over the
@@ -83,6 +84,7 @@ from jass_env.spec import MAX_PLAYERS, ROUND_POINTS
 from .base import Agent
 from .pimc import STATE_SIZE, build_world_state, sample_world
 from .policy import PolicyAgent
+from .sparse_forward import GreedyForward
 from .view import V_CONTRACT, V_FOREHAND, V_HAND, V_LEGAL, V_PHASE, V_PLAYED, V_PUSHED, decode
 from .worlds import next_rand
 
@@ -325,6 +327,7 @@ class SearchAgent(Agent):
         self.rp = self.rules.params
         self.policy = PolicyAgent(checkpoint, greedy=True, threads=1, rules=self.rules)
         self.net = self.policy.net
+        self._greedy = GreedyForward(self.net)   # greedy actions (B,) of obs (B, OBS_DIM), masks (B, 43)
         self.checkpoint = self.policy.checkpoint
         self.checkpoint_sha256 = self.policy.checkpoint_sha256
         self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
@@ -333,12 +336,6 @@ class SearchAgent(Agent):
                      + (f"-margin{margin:g}" if margin else "")
                      + (f"-infer{self.oversample}" if self.oversample > 1 else ""))
         self.last_worlds = 0   # worlds searched in the last searched decision
-
-    def _greedy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Greedy policy actions (B,) for observations (B, OBS_DIM) and masks (B, 43)."""
-        with torch.inference_mode():
-            logits = self.net.masked_logits(torch.from_numpy(obs), torch.from_numpy(mask))
-        return logits.argmax(1).numpy().astype(np.int64)
 
     def _prior(self, obs: Mapping[str, np.ndarray]) -> np.ndarray:
         """Root policy probabilities (43,) of the masked softmax."""
@@ -407,7 +404,7 @@ class SearchAgent(Agent):
         live = int(sum(kernel.phase(st) != PHASE_OVER for st in states))
         while live:
             encode_rows(states, self.rp, root, card_play, obs, mask)
-            live = step_rows(states, self._greedy(obs, mask.astype(bool)), self.rp)
+            live = step_rows(states, self._greedy(obs, mask), self.rp)
         results = np.zeros(b, dtype=np.int64)
         row_results(states, results)
         return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0).astype(np.float64)

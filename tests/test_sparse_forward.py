@@ -1,0 +1,66 @@
+"""The search bot's rollout network: the sparse first layer and the greedy actions it gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents.heuristic import HeuristicAgent
+from agents.network import PolicyNet
+from agents.policy import PolicyAgent
+from agents.sparse_forward import GreedyForward, sparse_first_layer
+from jass_env import Round
+from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+
+
+def _round_observations(n_rounds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every decision's observation (float32[B, OBS_DIM]) and mask (int8[B, 43]) of ``n_rounds``
+    Schieber rounds played by the heuristic bot."""
+    bot = HeuristicAgent("schieber")
+    obs, masks = [], []
+    for seed in range(n_rounds):
+        r = Round("schieber", seed=seed)
+        while not r.is_over:
+            o = np.zeros(OBS_DIM, dtype=np.float32)
+            m = np.zeros(43, dtype=np.int8)
+            encode_observation(r.state, r.to_move, r.rp, o)
+            encode_action_mask(r.state, r.rp, m)
+            obs.append(o)
+            masks.append(m)
+            r.step(bot.act({"observation": o, "action_mask": m}))
+    return np.stack(obs), np.stack(masks)
+
+
+def test_the_sparse_first_layer_is_the_dense_linear_layer_and_relu() -> None:
+    obs, _ = _round_observations(3)
+    obs[::7, 5] = 0.37                  # a few non-binary features as well
+    net = PolicyNet((64, 32), seed=3)
+    layer = net.trunk[0]
+    with torch.no_grad():
+        layer.bias.uniform_(-0.5, 0.5, generator=torch.Generator().manual_seed(1))
+        expected = torch.relu(layer(torch.from_numpy(obs))).numpy()
+    out = np.full((len(obs), 64), np.nan, dtype=np.float32)
+    sparse_first_layer(obs, np.ascontiguousarray(layer.weight.detach().numpy().T),
+                       layer.bias.detach().numpy(), out)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_greedy_forward_plays_the_shipped_policys_greedy_action() -> None:
+    obs, masks = _round_observations(6)
+    policy = PolicyAgent(greedy=True, threads=1, rules="schieber")
+    expected = [policy.act({"observation": o, "action_mask": m}) for o, m in zip(obs, masks)]
+    assert np.array_equal(GreedyForward(policy.net)(obs, masks), expected)
+
+
+def test_greedy_forward_gives_action_0_to_a_row_without_legal_actions() -> None:
+    obs, masks = _round_observations(1)
+    masks[2] = 0
+    actions = GreedyForward(PolicyNet((16,), seed=2))(obs[:4], masks[:4])
+    assert actions.shape == (4,) and actions.dtype == np.int64 and actions[2] == 0
+    assert all(masks[i, actions[i]] for i in (0, 1, 3))
+
+
+def test_greedy_forward_needs_a_hidden_layer() -> None:
+    with pytest.raises(ValueError, match="at least one hidden layer"):
+        GreedyForward(PolicyNet((), seed=1))
