@@ -1,7 +1,7 @@
 """Greedy actions of a policy network for large batches of sparse observations (search rollouts).
 
 A Schieber observation has 529 features, of which about 47 are nonzero in a rollout (measured
-over the rollouts of 4 rounds of ``search:worlds=100,candidates=4,plays=9000``): card one-hots,
+over the rollouts of 2 rounds of ``search:worlds=100,candidates=4,plays=9000``): card one-hots,
 the contract, a few scores. The network's first layer is two thirds of its multiply-adds, so
 :class:`GreedyForward` computes it as a sum of weight rows over the nonzero features only
 (compiled, :func:`sparse_first_layer`) and leaves the dense layers after it to torch. The result
