@@ -58,8 +58,9 @@ class GreedyForward:
     """The greedy (highest masked logit) action of ``net`` for each row of a batch.
 
     Args:
-        net: a :class:`PolicyNet` with at least one hidden layer (its weights are copied: later
-            changes to ``net`` are not seen).
+        net: a :class:`PolicyNet` with at least one hidden layer. The first layer's weights
+            are copied here (later changes to them are not seen); the layers after it are
+            ``net``'s own modules.
     """
 
     def __init__(self, net: PolicyNet) -> None:
