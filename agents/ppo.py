@@ -59,6 +59,9 @@ EVAL_OPPONENTS = ("random", "heuristic")
 MAX_SEED = 2**64 - 2
 
 
+Config = typing.TypeVar("Config")
+
+
 class ConfigError(ValueError):
     """A training config with an unknown key, a value of the wrong type or an impossible value."""
 
@@ -285,16 +288,18 @@ def _check_opponents(key: str, mix: dict[str, float] | None) -> None:
         raise ConfigError(f"config key {key!r}: the weights {mix!r} sum to 0; at least one must be > 0")
 
 
-def make_config(values: Mapping[str, Any]) -> TrainConfig:
-    """A validated TrainConfig from a mapping of (some) keys; ConfigError on any problem."""
+def build_config(cls: type[Config], values: Mapping[str, Any]) -> Config:
+    """An instance of the config dataclass ``cls`` from a mapping of (some) of its keys: every value
+    coerced to its field's type and checked by the field's ``check``; ConfigError names the key,
+    the value and what is allowed."""
     if not isinstance(values, Mapping):
         raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
-    unknown = [k for k in values if k not in CONFIG_KEYS]
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = [k for k in values if k not in fields]
     if unknown:
         raise ConfigError(f"unknown config key {unknown[0]!r} (value {values[unknown[0]]!r}); "
-                          f"allowed keys: {', '.join(CONFIG_KEYS)}")
-    hints = typing.get_type_hints(TrainConfig)
-    fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
+                          f"allowed keys: {', '.join(fields)}")
+    hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, raw in values.items():
         value = _coerce(key, raw, hints[key])
@@ -303,7 +308,12 @@ def make_config(values: Mapping[str, Any]) -> TrainConfig:
         if value is not None and check is not None and not check(value):
             raise ConfigError(f"config key {key!r}: impossible value {value!r}; allowed: {meta['allowed']}")
         kwargs[key] = value
-    cfg = TrainConfig(**kwargs)
+    return cls(**kwargs)
+
+
+def make_config(values: Mapping[str, Any]) -> TrainConfig:
+    """A validated TrainConfig from a mapping of (some) keys; ConfigError on any problem."""
+    cfg = build_config(TrainConfig, values)
     _check_opponents("opponents", cfg.opponents)
     _check_opponents("opponents_final", cfg.opponents_final)
     if cfg.iterations < 1:
@@ -360,8 +370,9 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
-def load_config(path: str | Path | None, overrides: Sequence[str] = ()) -> TrainConfig:
-    """Read a YAML config (None: all defaults), apply ``key=value`` overrides, validate."""
+def read_config_values(path: str | Path | None, overrides: Sequence[str] = ()) -> dict[str, Any]:
+    """The key-value mapping of a YAML config file (None: none) with ``key=value`` overrides
+    applied, not yet validated; ConfigError for a missing, unreadable or non-mapping file."""
     values: dict[str, Any] = {}
     if path is not None:
         p = Path(path)
@@ -386,7 +397,12 @@ def load_config(path: str | Path | None, overrides: Sequence[str] = ()) -> Train
     for text in overrides:
         k, v = parse_override(text)
         values[k] = v
-    return make_config(values)
+    return values
+
+
+def load_config(path: str | Path | None, overrides: Sequence[str] = ()) -> TrainConfig:
+    """Read a YAML config (None: all defaults), apply ``key=value`` overrides, validate."""
+    return make_config(read_config_values(path, overrides))
 
 
 def config_yaml(cfg: TrainConfig) -> str:
@@ -570,7 +586,7 @@ def bootstrap_values(policy: nn.Module, critic: nn.Module | None, game_states: n
 
 
 __all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "MAX_SEED",
-           "make_config",
+           "make_config", "build_config", "read_config_values",
            "load_config", "parse_override", "config_yaml", "CriticNet", "log_prob_entropy", "LossOut",
            "ppo_loss", "bc_loss", "seat_gae", "encode_all_seats", "policy_and_value", "value_of",
            "bootstrap_values"]

@@ -417,7 +417,11 @@ class SearchAgent(Agent):
         cards_left = N_CARDS - sum(popcount(v[V_PLAYED + p]) for p in range(4))
         return max(1, min(self.worlds, self.plays // (n_options * cards_left)))
 
-    def act(self, obs: Mapping[str, np.ndarray]) -> int:
+    def option_values(self, obs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+        """Search one decision: the options searched (int64[k] actions, ascending, k >= 2) and
+        each one's mean rollout score (float64[k], points per hand, own team minus opponents)
+        over the worlds searched; None where the decision is not searched (one legal option, or
+        a contract decision with ``contract="policy"``): then the policy plays it."""
         v = decode(obs)
         legal = int(v[V_LEGAL])
         if legal == 0:
@@ -428,9 +432,9 @@ class SearchAgent(Agent):
         elif v[V_PHASE] in (0, 1) and self.contract == "search":
             options = np.array([a for a in range(36, N_ACTIONS) if (legal >> a) & 1], dtype=np.int64)
         else:
-            return self.policy.act(obs)
+            return None
         if len(options) <= 1:
-            return self.policy.act(obs) if len(options) == 0 else int(options[0])
+            return None
         root = np.asarray(obs["observation"], dtype=np.float32)
         rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
         budget = self._world_budget(v, len(options))
@@ -451,13 +455,19 @@ class SearchAgent(Agent):
                 per_world = (now - started) / n          # the next batch fills the time left
                 n = int(min(budget - done, max(1, (deadline - now) / per_world)))
         self.last_worlds = done
-        best = int(np.argmax(sums))
+        return options, sums / done
+
+    def act(self, obs: Mapping[str, np.ndarray]) -> int:
+        searched = self.option_values(obs)
+        if searched is None:
+            return self.policy.act(obs)
+        options, means = searched
+        best = int(np.argmax(means))
         if self.margin:
             greedy = np.flatnonzero(options == self.policy.act(obs))
-            if len(greedy) and (sums[best] - sums[greedy[0]]) / done <= self.margin:
+            if len(greedy) and means[best] - means[greedy[0]] <= self.margin:
                 return int(options[greedy[0]])
         return int(options[best])
-
 
 __all__ = ["SearchAgent", "build_rows", "build_contract_rows", "encode_rows", "step_rows", "row_results",
            "TIMED_BATCH", "CONTRACT_MODES"]

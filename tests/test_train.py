@@ -466,7 +466,8 @@ def test_bad_config_values_are_named_with_what_is_allowed(override, words, capsy
 
 
 def test_config_files_are_valid_and_unknown_yaml_keys_are_rejected(tmp_path):
-    names = sorted(p.stem for p in (ROOT / "configs").glob("*.yaml"))
+    # distill.yaml configures agents.distill, not train.py (tests/test_distill.py reads it)
+    names = sorted(p.stem for p in (ROOT / "configs").glob("*.yaml") if p.stem != "distill")
     assert {"smoke", "quickstart", "default", "gpu", "differenzler", "coiffeur"} <= set(names)
     for name in names:
         cfg = load_config(ROOT / "configs" / f"{name}.yaml")
