@@ -50,7 +50,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -80,6 +79,7 @@ from jass_env.rules import PRESETS, make_rules
 
 from .batched import evaluate_vs_bot
 from .files import atomic_write
+from .headline import statistic
 from .network import CheckpointError, PolicyNet, apply_mask, load_policy, save_policy
 from .policy import default_checkpoint
 from .ppo import ConfigError, _is_eval_opponent, _meta, _nonneg, _pos, build_config, read_config_values
@@ -290,9 +290,7 @@ def hard_targets(labels: dict[str, np.ndarray], margin: float) -> np.ndarray:
     filled = np.where(np.isnan(means), -np.inf, means)
     best = filled.argmax(axis=1)
     best_mean = filled[np.arange(len(best)), best]
-    is_greedy = options == greedy[:, None]
-    has_greedy = is_greedy.any(axis=1)
-    greedy_mean = np.where(has_greedy, np.where(is_greedy, filled, 0).sum(axis=1), -np.inf)
+    greedy_mean = np.where(options == greedy[:, None], filled, -np.inf).max(axis=1)   # -inf: no candidate
     with np.errstate(invalid="ignore"):                                # -inf - -inf where not searched
         better = searched & (best_mean - greedy_mean > margin)
     target[better] = options[better, best[better]]
@@ -384,7 +382,6 @@ def run_round(cfg: DistillConfig, run_dir: Path, round_no: int, log: Any = print
     log(f"round {round_no}: fitting on {len(labels['greedy'])} decisions ({n_searched} searched) of "
         f"rounds 1..{round_no}")
     started = time.perf_counter()
-    torch.manual_seed(cfg.seed + round_no)
     student = fit(cfg, labels, log)
     fit_s = time.perf_counter() - started
     student_path = run_dir / f"round{round_no}" / "student.pt"
@@ -402,8 +399,8 @@ def run_round(cfg: DistillConfig, run_dir: Path, round_no: int, log: Any = print
     for bot in cfg.eval_opponents if cfg.eval_deals else ():
         r = evaluate_vs_bot(student, bot, cfg.rules, cfg.eval_deals, cfg.eval_seed, device)
         result[f"vs {bot}"] = r
-        key = next(k for k in r if k not in ("ci_low", "ci_high", "deals") and not k.endswith("rate"))
-        log(f"round {round_no}: vs {bot}: {r[key]:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
+        value = r[statistic(cfg.rules).key]
+        log(f"round {round_no}: vs {bot}: {value:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
             f"on {cfg.eval_deals} deals of set {cfg.eval_seed}")
     atomic_write(result_path, lambda f: f.write(json.dumps(result, indent=2).encode()))
     return result
@@ -443,10 +440,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    sys.exit(main())
-
-
 __all__ = ["DistillConfig", "load_distill_config", "label_chunk", "generate_labels", "load_labels",
            "hard_targets", "regret", "fit", "run_round", "run", "LabelError", "TARGETS"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -63,7 +63,8 @@ Config = typing.TypeVar("Config")
 
 
 class ConfigError(ValueError):
-    """A training config with an unknown key, a value of the wrong type or an impossible value."""
+    """A config (``train.py``'s or ``agents.distill``'s) with an unknown key, a value of the wrong type
+    or an impossible value."""
 
 
 # ---------------------------------------------------------------------------------- config

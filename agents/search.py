@@ -459,8 +459,9 @@ class SearchAgent(Agent):
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         searched = self.option_values(obs)
-        if searched is None:
-            return self.policy.act(obs)
+        if searched is None:              # one legal action is played without a forward pass
+            legal = np.flatnonzero(obs["action_mask"])
+            return int(legal[0]) if len(legal) == 1 else self.policy.act(obs)
         options, means = searched
         best = int(np.argmax(means))
         if self.margin:
@@ -468,6 +469,7 @@ class SearchAgent(Agent):
             if len(greedy) and means[best] - means[greedy[0]] <= self.margin:
                 return int(options[greedy[0]])
         return int(options[best])
+
 
 __all__ = ["SearchAgent", "build_rows", "build_contract_rows", "encode_rows", "step_rows", "row_results",
            "TIMED_BATCH", "CONTRACT_MODES"]
