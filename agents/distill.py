@@ -25,6 +25,11 @@ round r (1, 2, ...) is:
      labelling policy's greedy action;
    * every decision: plus ``beta`` × the cross-entropy from π₀ to π, which keeps what the search
      does not speak to (the partner's conventions, the contract) where it was.
+
+   With ``augment`` every decision of a batch is seen with its suits renamed by a random
+   permutation of those the rules allow (:mod:`jass_env.suit_symmetry`; all 24 in ``schieber``):
+   the renamed position is played the same way and its candidates score the same, so each label
+   teaches all the equivalent positions, not only the one that happened to be dealt.
 3. **Evaluate** the student against every ``eval_opponents`` entry on ``eval_deals`` duplicate
    deals of the evaluation tool's deal set ``eval_seed`` (:func:`agents.batched.evaluate_vs_bot`,
    greedy policy). Also reported: the held-out regret of the start and the student (every
@@ -71,11 +76,12 @@ except ModuleNotFoundError as exc:  # torch and PyYAML come with the "train" ext
     raise missing_extra(exc, "agents.distill (expert iteration)") from None
 
 from jass_env import core
-from jass_env.cards import N_ACTIONS
+from jass_env.cards import N_ACTIONS, N_SUITS
 from jass_env.game import Round
 from jass_env.kernel import PHASE_OVER, phase, to_move
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
 from jass_env.rules import PRESETS, make_rules
+from jass_env.suit_symmetry import action_index, action_source, observation_index, suit_permutations
 
 from .batched import evaluate_vs_bot
 from .files import atomic_write
@@ -117,6 +123,9 @@ class DistillConfig:
                                                       _nonneg))
     temperature: float = field(default=2.0, metadata=_meta("a number > 0 (points; target expected)", _pos))
     beta: float = field(default=0.1, metadata=_meta("a number >= 0", _nonneg))
+    augment: bool = field(default=True, metadata=_meta(
+        "true or false (rename the suits of each decision at random, jass_env.suit_symmetry)",
+        lambda v: isinstance(v, bool)))
     lr: float = field(default=3e-4, metadata=_meta("a number > 0", _pos))
     epochs: int = field(default=6, metadata=_meta("an integer >= 1", _pos))
     batch_size: int = field(default=512, metadata=_meta("an integer >= 1", _pos))
@@ -316,6 +325,30 @@ def regret(net: PolicyNet, labels: dict[str, np.ndarray]) -> tuple[float, float]
     return float((best - chosen)[on].mean()), float(1.0 - on.mean())
 
 
+class SuitRenaming:
+    """Renames the suits of a batch of decisions, each by its own random permutation of those
+    the rules allow (:mod:`jass_env.suit_symmetry`): the same decision, labelled the same, in
+    another of its equivalent forms. ``rules=None``: no renaming."""
+
+    def __init__(self, rules: str | None) -> None:
+        perms = suit_permutations(rules) if rules is not None else np.arange(N_SUITS)[None]
+        self.obs_index = torch.from_numpy(observation_index(perms))    # (m, OBS_DIM)
+        self.action_index = torch.from_numpy(action_index(perms))      # (m, N_ACTIONS)
+        self.action_source = torch.from_numpy(action_source(perms))    # (m, N_ACTIONS)
+
+    def __call__(self, gen: torch.Generator, obs: torch.Tensor, mask: torch.Tensor, actions: torch.Tensor,
+                 options: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """``obs`` (B, OBS_DIM), ``mask`` (B, N_ACTIONS), ``actions`` (B,) and ``options`` (B, K;
+        -1 stays -1) renamed; unchanged (no random draw) when only the identity is allowed."""
+        if len(self.obs_index) == 1:
+            return obs, mask, actions, options
+        k = torch.randint(len(self.obs_index), (len(obs),), generator=gen)
+        names = self.action_index[k]                                    # (B, N_ACTIONS)
+        return (obs.gather(1, self.obs_index[k]), mask.gather(1, self.action_source[k]),
+                names.gather(1, actions[:, None])[:, 0],
+                torch.where(options >= 0, names.gather(1, options.clamp(min=0)), options))
+
+
 def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> PolicyNet:
     """A fresh copy of ``init_policy`` fitted to ``labels`` (module docstring, step 2)."""
     net, _ = load_policy(cfg.start_policy())
@@ -330,6 +363,7 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
     q_bar = (q * filled).sum(1, keepdim=True) / filled.sum(1, keepdim=True).clamp(min=1)
     q = torch.where(filled, q - q_bar, 0)                              # (n, K) centred means
     hard = torch.from_numpy(hard_targets(labels, cfg.margin) if cfg.target == "best" else labels["greedy"])
+    renaming = SuitRenaming(cfg.rules if cfg.augment else None)
     n = len(obs)
     gen = torch.Generator().manual_seed(cfg.seed)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
@@ -338,16 +372,17 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
         total = 0.0
         for i in range(0, n, cfg.batch_size):
             b = order[i: i + cfg.batch_size]
-            logits = net.masked_logits(obs[b], mask[b])                 # (B, N_ACTIONS), illegal -inf
+            obs_b, mask_b, hard_b, options_b = renaming(gen, obs[b], mask[b], hard[b], options[b])
+            logits = net.masked_logits(obs_b, mask_b)                   # (B, N_ACTIONS), illegal -inf
             logp = torch.log_softmax(logits, 1)
             with torch.no_grad():
-                p0 = torch.softmax(start.masked_logits(obs[b], mask[b]), 1)
-            anchor = -(p0 * torch.where(mask[b], logp, 0)).sum(1)      # cross-entropy from π₀
-            ce_hard = -logp.gather(1, hard[b, None])[:, 0]
+                p0 = torch.softmax(start.masked_logits(obs_b, mask_b), 1)
+            anchor = -(p0 * torch.where(mask_b, logp, 0)).sum(1)       # cross-entropy from π₀
+            ce_hard = -logp.gather(1, hard_b[:, None])[:, 0]
             if cfg.target == "best":
                 main = ce_hard
             else:
-                cand = apply_mask(logits.gather(1, options[b]), filled[b])      # (B, K)
+                cand = apply_mask(logits.gather(1, options_b), filled[b])       # (B, K)
                 expected = -(torch.softmax(cand, 1) * q[b]).sum(1) / cfg.temperature
                 main = torch.where(searched[b], expected, ce_hard)
             loss = (main + cfg.beta * anchor).mean()
@@ -441,7 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 __all__ = ["DistillConfig", "load_distill_config", "label_chunk", "generate_labels", "load_labels",
-           "hard_targets", "regret", "fit", "run_round", "run", "LabelError", "TARGETS"]
+           "hard_targets", "SuitRenaming", "regret", "fit", "run_round", "run", "LabelError", "TARGETS"]
 
 
 if __name__ == "__main__":

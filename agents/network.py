@@ -5,7 +5,8 @@ Checkpoint format ``jass-policy/1``: a plain dict written with ``torch.save`` th
 
     {"format": "jass-policy/1",
      "obs_version": OBS_VERSION,                    # observation encoding the net was trained on
-     "net": {"hidden": [256, 256], "obs_dim": 529, "n_actions": 43},
+     "net": {"hidden": [256, 256], "obs_dim": 529, "n_actions": 43,
+             "suit_renamings": [[0, 1, 2, 3], ...]},   # optional: the suit average (PolicyNet)
      "model": net.state_dict(),
      ...}                                           # optional trainer fields (config, counters)
 
@@ -21,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .extras import missing_extra
 
 try:
@@ -29,8 +32,9 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.network (the policy network)") from None
 
-from jass_env.cards import N_ACTIONS
+from jass_env.cards import N_ACTIONS, N_SUITS
 from jass_env.observation import OBS_DIM, OBS_VERSION
+from jass_env.suit_symmetry import action_index, observation_index
 
 from .files import atomic_write, file_sha256
 from .trained_for import layout_problem, stored_trained_for
@@ -64,13 +68,19 @@ class PolicyNet(nn.Module):
         n_actions: number of actions (43: 36 cards, 6 contracts, push).
         seed: if given, the weights are initialised from a ``torch.Generator`` with this seed
             (reproducible, and the global torch RNG is left untouched).
+        suit_renamings: Schieber only: suit permutations (each a list of the new suit of D H S C,
+            those :func:`jass_env.suit_symmetry.suit_permutations` allows). Given, the network
+            is the *suit average*: the MLP sees the position under every renaming and the logits
+            (renamed back) and values are averaged, so the policy plays the same whichever suit
+            is which. Costs one MLP pass per renaming; :meth:`single_view` is the plain MLP.
 
     Shapes: ``obs`` float32 (B, obs_dim); ``mask`` bool or 0/1 (B, n_actions);
     logits (B, n_actions); value (B,).
     """
 
     def __init__(self, hidden: Sequence[int] = DEFAULT_HIDDEN, obs_dim: int = OBS_DIM,
-                 n_actions: int = N_ACTIONS, seed: int | None = None) -> None:
+                 n_actions: int = N_ACTIONS, seed: int | None = None,
+                 suit_renamings: Sequence[Sequence[int]] | None = None) -> None:
         super().__init__()
         hidden = [int(h) for h in hidden]
         if any(h <= 0 for h in hidden):
@@ -78,6 +88,9 @@ class PolicyNet(nn.Module):
         self.hidden = hidden
         self.obs_dim = int(obs_dim)
         self.n_actions = int(n_actions)
+        self.suit_renamings: list[list[int]] | None = None
+        if suit_renamings is not None:
+            self._set_renamings(suit_renamings)
         if seed is None:
             self._build()
         else:
@@ -102,14 +115,46 @@ class PolicyNet(nn.Module):
         with torch.no_grad():
             self.policy_head.weight.mul_(0.01)
 
+    def _set_renamings(self, renamings: Sequence[Sequence[int]]) -> None:
+        perms = [[int(x) for x in p] for p in renamings]
+        if (self.obs_dim, self.n_actions) != (OBS_DIM, N_ACTIONS):
+            raise ValueError(f"suit_renamings need Schieber's layout (obs_dim {OBS_DIM}, n_actions "
+                             f"{N_ACTIONS}), not ({self.obs_dim}, {self.n_actions})")
+        if not perms or any(sorted(p) != list(range(N_SUITS)) for p in perms):
+            raise ValueError(f"suit_renamings must be a non-empty list of permutations of 0..{N_SUITS - 1}, "
+                             f"got {renamings!r}")
+        table = np.array(perms, dtype=np.int64)
+        self.suit_renamings = perms
+        # non-persistent: the tables follow from the renamings, the weights are the MLP's alone
+        self.register_buffer("renamed_obs", torch.from_numpy(observation_index(table)), persistent=False)
+        self.register_buffer("renamed_action", torch.from_numpy(action_index(table)), persistent=False)
+
     def config(self) -> dict[str, Any]:
         """The constructor arguments stored in a checkpoint's ``"net"`` field."""
-        return {"hidden": list(self.hidden), "obs_dim": self.obs_dim, "n_actions": self.n_actions}
+        out: dict[str, Any] = {"hidden": list(self.hidden), "obs_dim": self.obs_dim,
+                               "n_actions": self.n_actions}
+        if self.suit_renamings is not None:
+            out["suit_renamings"] = [list(p) for p in self.suit_renamings]
+        return out
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw (unmasked) logits (B, n_actions) and values (B,) for observations (B, obs_dim)."""
-        z = self.trunk(obs)
-        return self.policy_head(z), self.value_head(z).squeeze(-1)
+        if self.suit_renamings is None:
+            z = self.trunk(obs)
+            return self.policy_head(z), self.value_head(z).squeeze(-1)
+        views = obs[:, self.renamed_obs]                                  # (B, m, obs_dim), m renamings
+        z = self.trunk(views)                                             # (B, m, width)
+        back = self.renamed_action.expand(len(obs), -1, -1)               # (B, m, n_actions)
+        logits = self.policy_head(z).gather(2, back)                      # in the original names
+        return logits.mean(1), self.value_head(z).squeeze(-1).mean(1)
+
+    def single_view(self) -> PolicyNet:
+        """The plain MLP (no suit average), sharing this network's weights."""
+        if self.suit_renamings is None:
+            return self
+        plain = PolicyNet(self.hidden, self.obs_dim, self.n_actions)
+        plain.trunk, plain.policy_head, plain.value_head = self.trunk, self.policy_head, self.value_head
+        return plain.train(self.training)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Logits (B, n_actions) with illegal actions (mask 0/False) set to the most negative
@@ -212,7 +257,10 @@ def load_policy(path: str | os.PathLike[str]) -> tuple[PolicyNet, dict[str, Any]
         raise CheckpointError(f"policy checkpoint {str(path)!r} has obs_dim={obs_dim}, "
                               f"n_actions={n_actions}; the {tf['game']} layout it was trained for has "
                               f"{tf['obs_dim']} and {tf['n_actions']}")
-    net = PolicyNet(hidden, obs_dim, n_actions)
+    try:
+        net = PolicyNet(hidden, obs_dim, n_actions, suit_renamings=cfg.get("suit_renamings"))
+    except ValueError as e:
+        raise CheckpointError(f"policy checkpoint {str(path)!r}: net config {cfg!r}: {e}") from None
     expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
     got = {k: tuple(v.shape) for k, v in ckpt["model"].items() if isinstance(v, torch.Tensor)}
     if expected != got:

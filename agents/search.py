@@ -17,7 +17,9 @@ For a card decision with more than one legal card:
    world (:func:`jass_env.observation.encode_observation`, so no rollout player sees another's
    hand). All worlds x candidates advance together: one batched forward pass per card still to
    play (rows = worlds x candidates), its first layer summed over the nonzero features only
-   (:class:`agents.sparse_forward.GreedyForward`). The public features the world state leaves out (Weis
+   (:class:`agents.sparse_forward.GreedyForward`). A suit-averaged network
+   (:class:`agents.network.PolicyNet`) rolls out with its single view, one MLP pass per row; the
+   prior and the bidding inference use the average. The public features the world state leaves out (Weis
    points, the shown Stöck, the match totals, and their share of the round score) are copied from
    the real observation into every rollout observation, turned to the acting seat's view.
 4. **Pick** the candidate with the best mean of (own team − opponents) final round score over the
@@ -327,7 +329,8 @@ class SearchAgent(Agent):
         self.rp = self.rules.params
         self.policy = PolicyAgent(checkpoint, greedy=True, threads=1, rules=self.rules)
         self.net = self.policy.net
-        self._greedy = GreedyForward(self.net)   # greedy actions (B,) of obs (B, OBS_DIM), masks (B, 43)
+        # greedy actions (B,) of obs (B, OBS_DIM), masks (B, 43): one MLP pass, not the suit average
+        self._greedy = GreedyForward(self.net.single_view())
         self.checkpoint = self.policy.checkpoint
         self.checkpoint_sha256 = self.policy.checkpoint_sha256
         self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")

@@ -66,6 +66,9 @@ class GreedyForward:
     def __init__(self, net: PolicyNet) -> None:
         if not net.hidden:
             raise ValueError("GreedyForward needs a network with at least one hidden layer")
+        if net.suit_renamings is not None:
+            raise ValueError("GreedyForward computes one view of the MLP; give net.single_view() of a "
+                             "suit-averaged network")
         first: nn.Linear = net.trunk[0]
         self.weight_t = np.ascontiguousarray(first.weight.detach().cpu().numpy().T, dtype=np.float32)
         self.bias = first.bias.detach().cpu().numpy().astype(np.float32)

@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 from agents.distill import (  # noqa: E402
     DistillConfig,
     LabelError,
+    SuitRenaming,
     fit,
     hard_targets,
     label_chunk,
@@ -64,7 +65,7 @@ def small_config(tmp_path, **kw) -> DistillConfig:
 
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")
 def test_the_expected_value_target_moves_probability_toward_the_better_candidate(tmp_path):
-    cfg = small_config(tmp_path, target="expected", beta=0.0, epochs=20, batch_size=4, lr=1e-3)
+    cfg = small_config(tmp_path, target="expected", beta=0.0, epochs=20, batch_size=4, lr=1e-3, augment=False)
     labels = labels_of(greedy=[4] * 4, options=[[2, 4, 9]] * 4, means=[[20.0, 0.0, 0.0]] * 4)
     start, _ = load_policy(cfg.start_policy())
     student = fit(cfg, labels, log=lambda *_: None)
@@ -93,6 +94,21 @@ def test_labels_are_the_policys_own_games_searched_deterministically():
         assert len(opts) >= 2 and a["greedy"][row] in opts          # the greedy card is a candidate
         assert all(a["mask"][row][c] for c in opts)                # candidates are legal
         assert np.isfinite(a["means"][row][: len(opts)]).all()
+    # the same decisions with their suits renamed: each row by its own permutation, consistently
+    renaming = SuitRenaming("schieber")
+    gen = torch.Generator().manual_seed(0)
+    obs, mask, greedy, options = renaming(gen, *(torch.from_numpy(a[k]) for k in ("obs", "mask", "greedy",
+                                                                                   "options")))
+    assert not torch.equal(obs, torch.from_numpy(a["obs"]))
+    rows = torch.arange(len(greedy))
+    assert mask[rows, greedy].all()                                  # the renamed action is legal
+    card_rows = torch.from_numpy(cards)
+    assert (obs[rows[card_rows], greedy[card_rows]] == 1).all()     # a played card was in the hand
+    assert (mask.sum(1) == torch.from_numpy(a["mask"]).sum(1)).all()
+    rows_searched = torch.from_numpy(searched)
+    named = options[rows_searched]
+    assert mask[rows_searched].gather(1, named.clamp(min=0))[named >= 0].all()   # candidates legal
+    assert SuitRenaming("seed_vaud")(gen, obs, mask, greedy, options)[0] is obs   # nothing to rename
 
 
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")

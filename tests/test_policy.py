@@ -11,9 +11,11 @@ import torch
 from agents.network import CHECKPOINT_FORMAT, CheckpointError, PolicyNet, load_policy, save_policy
 from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, main, write_random_checkpoint
 from agents.registry import make_agent
+from agents.sparse_forward import GreedyForward
 from agents.trained_for import RulesMismatchWarning, rules_difference, trained_for
 from jass_env import Round
 from jass_env.observation import OBS_DIM, OBS_VERSION, encode_action_mask, encode_observation
+from jass_env.suit_symmetry import action_index, action_source, observation_index, suit_permutations
 
 
 def _obs(round_: Round) -> dict[str, np.ndarray]:
@@ -243,3 +245,52 @@ def test_a_switch_newer_than_the_checkpoint_counts_at_its_default():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RulesMismatchWarning)
         make_agent("policy", "differenzler")
+
+
+# ------------------------------------------------------------------------------ the suit average
+def test_the_suit_average_plays_a_renamed_position_as_the_renamed_play(tmp_path) -> None:
+    """A suit-averaged net over all 24 renamings: renaming the suits of a position renames its
+    action probabilities and leaves its value, whatever the weights."""
+    perms = suit_permutations("schieber")
+    net = PolicyNet((32,), seed=4, suit_renamings=perms.tolist()).eval()
+    r = Round(seed=9)
+    r.step("choose H")
+    for _ in range(5):
+        r.step(int(r.legal_actions()[0]))
+    seen = _obs(r)
+    x, m = torch.from_numpy(seen["observation"])[None], torch.from_numpy(seen["action_mask"])[None]
+    with torch.inference_mode():
+        probs = torch.softmax(net.masked_logits(x, m), 1)[0]
+        value = net(x)[1]
+        for k in (5, 17, 23):
+            obs_k = x[:, torch.from_numpy(observation_index(perms)[k])]
+            mask_k = m[:, torch.from_numpy(action_source(perms)[k])]
+            probs_k = torch.softmax(net.masked_logits(obs_k, mask_k), 1)[0]
+            assert torch.allclose(probs_k[torch.from_numpy(action_index(perms)[k])], probs, atol=1e-6)
+            assert torch.allclose(net(obs_k)[1], value, atol=1e-5)
+        plain = net.single_view()
+        assert plain.suit_renamings is None and plain.trunk is net.trunk
+        assert not torch.allclose(torch.softmax(plain.masked_logits(x, m), 1)[0], probs)
+    loaded, ckpt = load_policy(save_policy(tmp_path / "avg.pt", net))
+    assert ckpt["net"]["suit_renamings"] == perms.tolist()
+    assert torch.equal(loaded(x)[0], net(x)[0])
+    assert PolicyAgent(tmp_path / "avg.pt").act(seen) == int(probs.argmax())
+
+
+def test_the_identity_alone_is_the_plain_network_and_bad_renamings_are_refused(tmp_path) -> None:
+    net = PolicyNet((16,), seed=2)
+    same = PolicyNet((16,), seed=2, suit_renamings=[[0, 1, 2, 3]])
+    x = torch.randn(4, OBS_DIM)
+    assert torch.allclose(net(x)[0], same(x)[0]) and torch.allclose(net(x)[1], same(x)[1])
+    with pytest.raises(ValueError, match="permutations of 0..3"):
+        PolicyNet((16,), suit_renamings=[[0, 1, 2, 2]])
+    with pytest.raises(ValueError, match="Schieber's layout"):
+        PolicyNet((16,), obs_dim=100, suit_renamings=[[0, 1, 2, 3]])
+    path = save_policy(tmp_path / "p.pt", same)
+    ckpt = torch.load(path, weights_only=True)
+    ckpt["net"]["suit_renamings"] = [[3, 3, 3, 3]]
+    torch.save(ckpt, tmp_path / "bad.pt")
+    with pytest.raises(CheckpointError, match=r"bad\.pt.*permutations of 0\.\.3"):
+        load_policy(tmp_path / "bad.pt")
+    with pytest.raises(ValueError, match="single_view"):
+        GreedyForward(same)
