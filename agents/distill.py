@@ -26,10 +26,14 @@ round r (1, 2, ...) is:
    * every decision: plus ``beta`` × the cross-entropy from π₀ to π, which keeps what the search
      does not speak to (the partner's conventions, the contract) where it was.
 
-   With ``augment`` every decision of a batch is seen with its suits renamed by a random
-   permutation of those the rules allow (:mod:`jass_env.suit_symmetry`; all 24 in ``schieber``):
-   the renamed position is played the same way and its candidates score the same, so each label
-   teaches all the equivalent positions, not only the one that happened to be dealt.
+   What is fitted is one MLP (:meth:`agents.network.PolicyNet.single_view`). With ``augment``
+   every decision of a batch is seen with its suits renamed by a random permutation of those the
+   rules allow (:mod:`jass_env.suit_symmetry`; all 24 in ``schieber``): the renamed position is
+   played the same way and its candidates score the same, so each label teaches all the
+   equivalent positions, not only the one that happened to be dealt. With ``suit_average`` π₀
+   and the student are *suit averages* (the MLP's logits averaged over every renaming, an
+   exactly suit-invariant policy; a start that already is one stays one): π₀ is then the stronger
+   anchor, and the student plays as the average of its fitted MLP.
 3. **Evaluate** the student against every ``eval_opponents`` entry on ``eval_deals`` duplicate
    deals of the evaluation tool's deal set ``eval_seed`` (:func:`agents.batched.evaluate_vs_bot`,
    greedy policy). Also reported: the held-out regret of the start and the student (every
@@ -84,12 +88,13 @@ from jass_env.rules import PRESETS, make_rules
 from jass_env.suit_symmetry import action_index, action_source, observation_index, suit_permutations
 
 from .batched import evaluate_vs_bot
-from .files import atomic_write
+from .files import atomic_write, file_sha256
 from .headline import statistic
 from .network import CheckpointError, PolicyNet, apply_mask, load_policy, save_policy
 from .policy import default_checkpoint
 from .ppo import ConfigError, _is_eval_opponent, _meta, _nonneg, _pos, build_config, read_config_values
 from .search import SearchAgent
+from .trained_for import trained_for
 
 GAME = "schieber"
 TARGETS = ("best", "expected")
@@ -125,6 +130,9 @@ class DistillConfig:
     beta: float = field(default=0.1, metadata=_meta("a number >= 0", _nonneg))
     augment: bool = field(default=True, metadata=_meta(
         "true or false (rename the suits of each decision at random, jass_env.suit_symmetry)",
+        lambda v: isinstance(v, bool)))
+    suit_average: bool = field(default=True, metadata=_meta(
+        "true or false (the start policy, in the anchor, and the student are suit averages)",
         lambda v: isinstance(v, bool)))
     lr: float = field(default=3e-4, metadata=_meta("a number > 0", _pos))
     epochs: int = field(default=6, metadata=_meta("an integer >= 1", _pos))
@@ -353,7 +361,10 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
     """A fresh copy of ``init_policy`` fitted to ``labels`` (module docstring, step 2)."""
     net, _ = load_policy(cfg.start_policy())
     start, _ = load_policy(cfg.start_policy())
-    net.train()
+    renamings = suit_permutations(cfg.rules).tolist()
+    if cfg.suit_average and len(renamings) > 1 and net.suit_renamings is None:
+        net, start = net.suit_averaged(renamings), start.suit_averaged(renamings)
+    mlp = net.single_view().train()          # what is fitted: one MLP pass per decision
     obs = torch.from_numpy(labels["obs"])                              # (n, OBS_DIM)
     mask = torch.from_numpy(labels["mask"].astype(bool))               # (n, N_ACTIONS)
     searched = torch.from_numpy(labels["options"][:, 0] >= 0)          # (n,)
@@ -366,14 +377,14 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
     renaming = SuitRenaming(cfg.rules if cfg.augment else None)
     n = len(obs)
     gen = torch.Generator().manual_seed(cfg.seed)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    opt = torch.optim.Adam(mlp.parameters(), lr=cfg.lr)
     for epoch in range(cfg.epochs):
         order = torch.randperm(n, generator=gen)
         total = 0.0
         for i in range(0, n, cfg.batch_size):
             b = order[i: i + cfg.batch_size]
             obs_b, mask_b, hard_b, options_b = renaming(gen, obs[b], mask[b], hard[b], options[b])
-            logits = net.masked_logits(obs_b, mask_b)                   # (B, N_ACTIONS), illegal -inf
+            logits = mlp.masked_logits(obs_b, mask_b)                   # (B, N_ACTIONS), illegal -inf
             logp = torch.log_softmax(logits, 1)
             with torch.no_grad():
                 p0 = torch.softmax(start.masked_logits(obs_b, mask_b), 1)
@@ -420,7 +431,9 @@ def run_round(cfg: DistillConfig, run_dir: Path, round_no: int, log: Any = print
     student = fit(cfg, labels, log)
     fit_s = time.perf_counter() - started
     student_path = run_dir / f"round{round_no}" / "student.pt"
-    save_policy(student_path, student, note=f"agents.distill round {round_no}", distill_config=cfg.to_dict())
+    save_policy(student_path, student, note=f"agents.distill round {round_no}", rules=cfg.rules,
+                trained_for=trained_for(cfg.rules), source=f"{policy} (sha256 {file_sha256(policy)})",
+                distill_config=cfg.to_dict())
     result: dict[str, Any] = {"round": round_no, "decisions": len(labels["greedy"]), "searched": n_searched,
                               "label_seconds": round(label_s, 1), "fit_seconds": round(fit_s, 1)}
     if held_paths:

@@ -144,17 +144,23 @@ class PolicyNet(nn.Module):
             return self.policy_head(z), self.value_head(z).squeeze(-1)
         views = obs[:, self.renamed_obs]                                  # (B, m, obs_dim), m renamings
         z = self.trunk(views)                                             # (B, m, width)
-        back = self.renamed_action.expand(len(obs), -1, -1)               # (B, m, n_actions)
-        logits = self.policy_head(z).gather(2, back)                      # in the original names
+        renamed = self.policy_head(z)                                     # (B, m, n_actions), renamed
+        view = torch.arange(len(self.suit_renamings), device=obs.device)[:, None]
+        logits = renamed[:, view, self.renamed_action]                    # (B, m, n_actions), named back
         return logits.mean(1), self.value_head(z).squeeze(-1).mean(1)
 
     def single_view(self) -> PolicyNet:
         """The plain MLP (no suit average), sharing this network's weights."""
-        if self.suit_renamings is None:
-            return self
-        plain = PolicyNet(self.hidden, self.obs_dim, self.n_actions)
-        plain.trunk, plain.policy_head, plain.value_head = self.trunk, self.policy_head, self.value_head
-        return plain.train(self.training)
+        return self if self.suit_renamings is None else self._sharing(None)
+
+    def suit_averaged(self, renamings: Sequence[Sequence[int]]) -> PolicyNet:
+        """The suit average over ``renamings`` of this network's MLP, sharing its weights."""
+        return self._sharing(renamings)
+
+    def _sharing(self, renamings: Sequence[Sequence[int]] | None) -> PolicyNet:
+        other = PolicyNet(self.hidden, self.obs_dim, self.n_actions, suit_renamings=renamings)
+        other.trunk, other.policy_head, other.value_head = self.trunk, self.policy_head, self.value_head
+        return other.train(self.training)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Logits (B, n_actions) with illegal actions (mask 0/False) set to the most negative

@@ -65,7 +65,8 @@ def small_config(tmp_path, **kw) -> DistillConfig:
 
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")
 def test_the_expected_value_target_moves_probability_toward_the_better_candidate(tmp_path):
-    cfg = small_config(tmp_path, target="expected", beta=0.0, epochs=20, batch_size=4, lr=1e-3, augment=False)
+    cfg = small_config(tmp_path, target="expected", beta=0.0, epochs=20, batch_size=4, lr=1e-3, augment=False,
+                       suit_average=False)
     labels = labels_of(greedy=[4] * 4, options=[[2, 4, 9]] * 4, means=[[20.0, 0.0, 0.0]] * 4)
     start, _ = load_policy(cfg.start_policy())
     student = fit(cfg, labels, log=lambda *_: None)
@@ -118,7 +119,9 @@ def test_a_run_resumes_refuses_another_config_and_says_when_it_is_finished(tmp_p
     run_dir = tmp_path / "run"
     assert [r["round"] for r in results] == [1]
     assert (run_dir / "round1" / "student.pt").exists()
-    load_policy(run_dir / "round1" / "student.pt")
+    student, ckpt = load_policy(run_dir / "round1" / "student.pt")
+    assert len(student.suit_renamings) == 24           # suit_average: the student is the suit average
+    assert ckpt["trained_for"]["rules"] == "schieber" and "default.pt (sha256" in ckpt["source"]
     assert json.loads((run_dir / "results.json").read_text()) == results
     assert results[0]["searched"] > 0 and "heldout_regret_student" in results[0]
     assert -160 < results[0]["vs heuristic"]["points_per_hand"] < 160
