@@ -16,13 +16,14 @@ one player in Differenzler) and who plays the other seats: the current policy it
 seat is training data), a frozen earlier snapshot, the random bot, the heuristic bot, or the
 agent spec ``opponent_agent`` (kind ``agent``, for example ``pimc:worlds=10``, deciding row by
 row from each row's observation) (weights ``opponents`` -> ``opponents_final``).
-``init_policy`` starts the policy from a checkpoint's weights instead of the seed's
-(fine-tuning; the critic still starts fresh). A centralized critic (option ``central_critic``) sees the
-full state (all hands, and in Differenzler all predictions) while the policy sees its
-observation only. With ``bc_decisions`` > 0, a behaviour-cloning warm start (:func:`warm_start`)
-runs once before iteration 0: the policy imitates the heuristic bot, which plays every seat, and
-the value function learns that play's returns; the checkpoint counts it (``bc_decisions_done``),
-so a resumed run does not repeat it.
+``init_policy`` starts the policy from a checkpoint's weights instead of the seed's (fine-tuning;
+the critic still starts fresh; of a suit-averaged checkpoint such as the shipped Schieber policy
+only the MLP's weights are taken, and PPO trains that single view). A centralized critic (option
+``central_critic``) sees the full state (all hands, and in Differenzler all predictions) while the
+policy sees its observation only. With ``bc_decisions`` > 0, a behaviour-cloning warm start
+(:func:`warm_start`) runs once before iteration 0: the policy imitates the heuristic bot, which
+plays every seat, and the value function learns that play's returns; the checkpoint counts it
+(``bc_decisions_done``), so a resumed run does not repeat it.
 
 The run directory (``runs/<name>-<timestamp>`` or ``run_dir=``; a fresh run refuses a folder
 that holds files unless ``--overwrite`` is given, which replaces the earlier run's outputs) holds
@@ -521,8 +522,9 @@ def new_policy(cfg: TrainConfig, rules: Rules, seed: int | None = None) -> Polic
 
 
 def load_initial_policy(cfg: TrainConfig, policy: PolicyNet) -> None:
-    """Copy the weights of the checkpoint ``cfg.init_policy`` into ``policy``; CheckpointError
-    for a bad file, ConfigError when its network does not fit the config and the game."""
+    """Copy the weights of the checkpoint ``cfg.init_policy`` into ``policy`` (of a suit-averaged
+    network its MLP's: ``policy`` stays a single view); CheckpointError for a bad file, ConfigError
+    when its network does not fit the config and the game."""
     net, _ = load_policy(cfg.init_policy)
     have = (net.hidden, net.obs_dim, net.n_actions)
     want = (policy.hidden, policy.obs_dim, policy.n_actions)

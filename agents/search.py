@@ -44,9 +44,10 @@ how many were searched). Without a time limit the bot is deterministic for a see
 draws one 32-bit seed from ``self.rng`` for the compiled world sampler, and the rollouts are
 greedy.
 
-The shipped checkpoint ``agents/checkpoints/default.pt`` was trained with a centralized critic
-(``central_critic: true``): its own value head is still at its initialisation (the seed-1 weights,
-bias 0), so leaf values come from rollouts to the end of the round, not from the value head.
+The shipped checkpoint ``agents/checkpoints/default.pt`` comes from a PPO run with a centralized
+critic (``central_critic: true``) and a distillation that fits the policy only: its own value head
+is still at its initialisation (the seed-1 weights, bias 0), so leaf values come from rollouts to
+the end of the round, not from the value head.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from jass_env import Round
 from jass_env.observation import OBS_DIM, OBS_VERSION, encode_action_mask, encode_observation
 from jass_env.suit_symmetry import action_index, action_source, observation_index, suit_permutations
 
+SELFPLAY_CHECKPOINT = DEFAULT_CHECKPOINT.parent / "schieber-selfplay.pt"   # the PPO start of default.pt
+
 
 def _obs(round_: Round) -> dict[str, np.ndarray]:
     obs = np.zeros(OBS_DIM, dtype=np.float32)
@@ -188,15 +190,20 @@ def test_other_rules_warn_naming_the_switches_and_the_same_rules_do_not(tmp_path
         PolicyAgent(path)                               # no rules given: nothing to compare
 
 
-@pytest.mark.skipif(not DEFAULT_CHECKPOINT.exists(), reason="no shipped policy")
+@pytest.mark.skipif(not (DEFAULT_CHECKPOINT.exists() and SELFPLAY_CHECKPOINT.exists()),
+                    reason="no shipped policy")
 def test_the_shipped_policy_and_older_checkpoints_still_load(tmp_path) -> None:
-    # written before trained_for existed: read as Schieber with the preset they carry
-    assert "trained_for" not in torch.load(DEFAULT_CHECKPOINT, weights_only=True)
+    schieber = {"game": "schieber", "obs_version": OBS_VERSION, "obs_dim": OBS_DIM, "n_actions": 43,
+                "rules": "schieber"}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        agent = make_agent("policy", "schieber")
-    assert agent.trained_for == {"game": "schieber", "obs_version": OBS_VERSION, "obs_dim": OBS_DIM,
-                                 "n_actions": 43, "rules": "schieber"}
+        shipped = make_agent("policy", "schieber")
+        assert {k: shipped.trained_for[k] for k in schieber} == schieber    # and the rule switches
+        # the shipped policy is the suit average over every renaming of the suits
+        assert sorted(shipped.net.suit_renamings) == sorted(suit_permutations("schieber").tolist())
+        # written before trained_for existed: read as Schieber with the preset it carries
+        assert "trained_for" not in torch.load(SELFPLAY_CHECKPOINT, weights_only=True)
+        assert make_agent(str(SELFPLAY_CHECKPOINT), "schieber").trained_for == schieber
     old_nl = _trained(tmp_path, "nl.pt", rules="seed_nl")
     with pytest.warns(RulesMismatchWarning, match="trained for rules 'seed_nl' but plays under 'schieber'"):
         make_agent(old_nl, "schieber")

@@ -21,10 +21,11 @@ sys.path.insert(0, str(ROOT))
 import train  # noqa: E402
 from agents.curves import read_curves  # noqa: E402
 from agents.heuristic import HeuristicAgent, heuristic_actions  # noqa: E402
-from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint  # noqa: E402
+from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint, save_policy  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from agents.ppo import ConfigError, load_config, log_prob_entropy, make_config, ppo_loss, seat_gae  # noqa: E402
 from jass_env.rules import make_rules  # noqa: E402
+from jass_env.suit_symmetry import suit_permutations  # noqa: E402
 from jass_env.vector import VectorJassEnv  # noqa: E402
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -621,6 +622,18 @@ def test_init_policy_starts_the_run_from_that_checkpoints_weights(stopped_run, t
     snap0 = read_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")["trainer"]["snapshots"][0]
     for k, v in net.state_dict().items():
         assert torch.equal(snap0[k], v), k
+
+
+def test_a_suit_averaged_init_policy_gives_its_mlp_and_the_run_trains_one_view(stopped_run, tmp_path):
+    net, _ = load_policy(stopped_run / "checkpoints" / "latest.pt")
+    averaged = net.suit_averaged(suit_permutations("schieber").tolist())
+    start = save_policy(tmp_path / "averaged.pt", averaged)
+    cfg = smoke(tmp_path, f"init_policy={start}")
+    policy = train.new_policy(cfg, make_rules(cfg.rules))
+    train.load_initial_policy(cfg, policy)
+    assert policy.suit_renamings is None
+    for k, v in net.state_dict().items():
+        assert torch.equal(policy.state_dict()[k], v), k
 
 
 def test_an_init_policy_that_does_not_fit_the_network_is_named(stopped_run, tmp_path, capsys):
