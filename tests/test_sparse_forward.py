@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -48,9 +50,16 @@ def test_the_sparse_first_layer_is_the_dense_linear_layer_and_relu() -> None:
 
 def test_greedy_forward_plays_the_shipped_policys_greedy_action() -> None:
     obs, masks = _round_observations(6)
-    policy = PolicyAgent(greedy=True, threads=1, rules="schieber")
+    # the shipped PPO self-play policy, a plain MLP
+    selfplay = Path(__file__).resolve().parents[1] / "agents" / "checkpoints" / "schieber-selfplay.pt"
+    policy = PolicyAgent(selfplay, greedy=True, threads=1, rules="schieber")
     expected = [policy.act({"observation": o, "action_mask": m}) for o, m in zip(obs, masks)]
     assert np.array_equal(GreedyForward(policy.net)(obs, masks), expected)
+    # the shipped suit average: one view of its MLP, as the search bot's rollouts play it
+    view = PolicyAgent(greedy=True, threads=1, rules="schieber").net.single_view()
+    with torch.inference_mode():
+        logits = view.masked_logits(torch.from_numpy(obs), torch.from_numpy(masks.astype(bool)))
+    assert np.array_equal(GreedyForward(view)(obs, masks), logits.argmax(1).numpy())
 
 
 def test_greedy_forward_gives_action_0_to_a_row_without_legal_actions() -> None:
