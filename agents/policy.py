@@ -39,6 +39,9 @@ from .trained_for import layout_problem, stored_trained_for, trained_for, warn_i
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "default.pt"
+#: the PPO self-play Schieber policy (configs/default.yaml), a plain MLP: the start that
+#: configs/distill.yaml distilled into DEFAULT_CHECKPOINT
+SELFPLAY_CHECKPOINT = CHECKPOINT_DIR / "schieber-selfplay.pt"
 #: the shipped policy of each game that has one (the Schieber one is DEFAULT_CHECKPOINT)
 SHIPPED_CHECKPOINTS = {"schieber": DEFAULT_CHECKPOINT, "differenzler": CHECKPOINT_DIR / "differenzler.pt",
                        "mittlere": CHECKPOINT_DIR / "mittlere.pt", "molotow": CHECKPOINT_DIR / "molotow.pt",

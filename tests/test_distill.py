@@ -23,13 +23,12 @@ from agents.distill import (  # noqa: E402
     run,
 )
 from agents.network import load_policy  # noqa: E402
-from agents.policy import default_checkpoint  # noqa: E402
+from agents.policy import SELFPLAY_CHECKPOINT, default_checkpoint  # noqa: E402
 from agents.ppo import ConfigError, build_config  # noqa: E402
 from jass_env.cards import N_ACTIONS  # noqa: E402
 from jass_env.observation import OBS_DIM  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SELFPLAY = ROOT / "agents" / "checkpoints" / "schieber-selfplay.pt"   # a plain MLP (no suit average)
 
 
 def labels_of(greedy: list[int], options: list[list[int]], means: list[list[float]]) -> dict[str, np.ndarray]:
@@ -64,11 +63,11 @@ def small_config(tmp_path, **kw) -> DistillConfig:
     return build_config(DistillConfig, values)
 
 
-@pytest.mark.skipif(not SELFPLAY.exists(), reason="no shipped Schieber self-play policy")
+@pytest.mark.skipif(not SELFPLAY_CHECKPOINT.exists(), reason="no shipped Schieber self-play policy")
 def test_the_expected_value_target_moves_probability_toward_the_better_candidate(tmp_path):
     # a plain MLP fitted as it is: no renamed views, no suit average
     cfg = small_config(tmp_path, target="expected", beta=0.0, epochs=20, batch_size=4, lr=1e-3, augment=False,
-                       suit_average=False, init_policy=str(SELFPLAY))
+                       suit_average=False, init_policy=str(SELFPLAY_CHECKPOINT))
     labels = labels_of(greedy=[4] * 4, options=[[2, 4, 9]] * 4, means=[[20.0, 0.0, 0.0]] * 4)
     start, _ = load_policy(cfg.start_policy())
     student = fit(cfg, labels, log=lambda *_: None)

@@ -9,15 +9,13 @@ import pytest
 import torch
 
 from agents.network import CHECKPOINT_FORMAT, CheckpointError, PolicyNet, load_policy, save_policy
-from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, main, write_random_checkpoint
+from agents.policy import DEFAULT_CHECKPOINT, SELFPLAY_CHECKPOINT, PolicyAgent, main, write_random_checkpoint
 from agents.registry import make_agent
 from agents.sparse_forward import GreedyForward
 from agents.trained_for import RulesMismatchWarning, rules_difference, trained_for
 from jass_env import Round
 from jass_env.observation import OBS_DIM, OBS_VERSION, encode_action_mask, encode_observation
 from jass_env.suit_symmetry import action_index, action_source, observation_index, suit_permutations
-
-SELFPLAY_CHECKPOINT = DEFAULT_CHECKPOINT.parent / "schieber-selfplay.pt"   # the PPO start of default.pt
 
 
 def _obs(round_: Round) -> dict[str, np.ndarray]:

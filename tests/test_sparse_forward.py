@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import torch
 
 from agents.heuristic import HeuristicAgent
 from agents.network import PolicyNet
-from agents.policy import PolicyAgent
+from agents.policy import SELFPLAY_CHECKPOINT, PolicyAgent
 from agents.sparse_forward import GreedyForward, sparse_first_layer
 from jass_env import Round
 from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
@@ -51,8 +49,7 @@ def test_the_sparse_first_layer_is_the_dense_linear_layer_and_relu() -> None:
 def test_greedy_forward_plays_the_shipped_policys_greedy_action() -> None:
     obs, masks = _round_observations(6)
     # the shipped PPO self-play policy, a plain MLP
-    selfplay = Path(__file__).resolve().parents[1] / "agents" / "checkpoints" / "schieber-selfplay.pt"
-    policy = PolicyAgent(selfplay, greedy=True, threads=1, rules="schieber")
+    policy = PolicyAgent(SELFPLAY_CHECKPOINT, greedy=True, threads=1, rules="schieber")
     expected = [policy.act({"observation": o, "action_mask": m}) for o, m in zip(obs, masks)]
     assert np.array_equal(GreedyForward(policy.net)(obs, masks), expected)
     # the shipped suit average: one view of its MLP, as the search bot's rollouts play it
