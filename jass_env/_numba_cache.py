@@ -1,14 +1,18 @@
-"""Point numba's on-disk cache at a folder keyed by the project's source code.
+"""Where numba caches the project's compiled code: a folder per package, keyed by the sources that
+package's compiled functions are built from.
 
 numba decides whether a cached compiled function is stale from its *own* source file only. Our
-compiled functions call each other across modules (``observation.py`` compiles in ``core.py``'s
-rules), so after an edit of ``core.py`` the cached ``observation`` code would keep the old rules.
-Keying the cache folder by a hash of every ``.py`` file of ``jass_env`` and ``agents`` makes any
-edit start a fresh cache. A user's ``NUMBA_CACHE_DIR`` is respected as the parent folder.
+compiled functions call each other across modules (the environments compile in the engine's
+rules, the bots compile in both), so after an edit of one module the cached code of another could
+keep the old rules. So each package's cache folder is named by a hash of the sources it compiles
+in: ``jass_env`` by ``jass_env``'s own sources, ``agents`` by ``agents``' and ``jass_env``'s. An
+edit of a bot recompiles the bots only; an edit of the engine recompiles everything. Other
+libraries' numba functions keep numba's own cache places. A user's ``NUMBA_CACHE_DIR`` is
+respected as the parent folder.
 
-The first use on a cold cache compiles the engine (20 to 30 s, more for the ``parallel=True``
-kernels); :class:`AnnounceCompilation` says so once on stderr when the first of the project's
-compiled functions misses the cache, and stays silent when everything loads from the cache.
+The first use on a cold cache compiles the engine; :class:`AnnounceCompilation` says so once on
+stderr when the first of the project's compiled functions misses the cache, and stays silent when
+everything loads from the cache.
 
 Imported by ``jass_env/__init__.py`` before any compiled module.
 """
@@ -18,33 +22,70 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from functools import cache
 from pathlib import Path
 
-import numba
-from numba.core import event
+from numba.core import caching, event
 
-PACKAGES = ("jass_env", "agents")   # whose compiled functions are keyed and announced
+ROOT = Path(__file__).resolve().parent.parent
+#: each package whose compiled functions are cached here, with the packages it compiles in
+#: (itself first)
+PACKAGES: dict[str, tuple[str, ...]] = {"jass_env": ("jass_env",), "agents": ("agents", "jass_env")}
 COMPILING_MESSAGE = "jass_env: compiling the engine once, about 30 s (cached afterwards in {folder})"
 
 
-def _source_hash() -> str:
-    root = Path(__file__).resolve().parent.parent
+def base_folder() -> str:
+    """The parent of every package's cache folder: ``NUMBA_CACHE_DIR``, else the user's cache."""
+    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "jass_env", "numba")
+
+
+@cache
+def _source_hash(packages: tuple[str, ...]) -> str:
     h = hashlib.sha256()
-    for package in PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            h.update(path.name.encode())
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            h.update(str(path.relative_to(ROOT)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
-def configure() -> str:
-    """Set numba's cache folder for this source tree and return it."""
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "jass_env", "numba")
-    folder = os.path.join(base, _source_hash())
-    numba.config.CACHE_DIR = folder
-    return folder
+def cache_folder(package: str) -> str:
+    """The cache folder of one of :data:`PACKAGES`."""
+    return os.path.join(base_folder(), package, _source_hash(PACKAGES[package]))
+
+
+def _package_of(py_file: str) -> str | None:
+    """The package of :data:`PACKAGES` that holds ``py_file``, None for any other file."""
+    try:
+        relative = Path(py_file).resolve().relative_to(ROOT)
+    except ValueError:
+        return None
+    top = relative.parts[0] if relative.parts else ""
+    return top if top in PACKAGES else None
+
+
+# numba's cache classes (public names since numba 0.61, private before)
+_UserLocator = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+_CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+
+class PackageCacheLocator(_UserLocator):
+    """numba's cache locator for the functions of :data:`PACKAGES`: their package's
+    :func:`cache_folder`, then numba's usual subfolder for the source file."""
+
+    def __init__(self, py_func, py_file: str) -> None:  # noqa: ANN001 (numba's signature)
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        folder = cache_folder(_package_of(py_file) or "jass_env")
+        self._cache_path = os.path.join(folder, self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file: str):  # noqa: ANN001, ANN206 (numba's signature)
+        if _package_of(py_file) is None:
+            return None
+        return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
 
 
 class AnnounceCompilation(event.Listener):
@@ -68,5 +109,7 @@ class AnnounceCompilation(event.Listener):
         pass
 
 
-CACHE_DIR = configure()
+if PackageCacheLocator not in _CacheImpl._locator_classes:
+    _CacheImpl._locator_classes.insert(0, PackageCacheLocator)
+CACHE_DIR = base_folder()
 event.register("numba:compile", AnnounceCompilation(CACHE_DIR))

@@ -56,3 +56,34 @@ def test_a_warm_cache_says_nothing() -> None:
                           timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert warm.returncode == 0, warm.stderr
     assert warm.stderr == ""
+
+
+def test_an_edit_of_a_bot_keeps_the_engine_cache_and_an_engine_edit_renews_both(tmp_path, monkeypatch) -> None:
+    from jass_env import _numba_cache as cache
+
+    for package, source in (("jass_env", "RULE = 1\n"), ("agents", "BOT = 1\n")):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "m.py").write_text(source)
+    monkeypatch.setattr(cache, "ROOT", tmp_path)
+
+    def folders() -> tuple[str, str]:
+        cache._source_hash.cache_clear()
+        return cache.cache_folder("jass_env"), cache.cache_folder("agents")
+
+    engine, bots = folders()
+    (tmp_path / "agents" / "m.py").write_text("BOT = 2\n")
+    engine2, bots2 = folders()
+    assert engine2 == engine and bots2 != bots
+    (tmp_path / "jass_env" / "m.py").write_text("RULE = 2\n")
+    engine3, bots3 = folders()
+    assert engine3 != engine2 and bots3 != bots2
+    cache._source_hash.cache_clear()
+
+
+def test_only_the_projects_files_use_the_package_folders() -> None:
+    from jass_env import _numba_cache as cache
+
+    assert cache._package_of(str(ROOT / "jass_env" / "aec.py")) == "jass_env"
+    assert cache._package_of(str(ROOT / "agents" / "pimc.py")) == "agents"
+    assert cache._package_of(str(ROOT / "tests" / "conftest.py")) is None
+    assert cache._package_of(numba.__file__) is None
