@@ -1,7 +1,7 @@
 """Rules-engine speed: full random rounds per second on one core, against jass-kit in the same run.
 
 One Schieber round = seeded deal, a random contract choice (push included), 36 random legal plays,
-Weis, Stöck and the score, all in the compiled core (``core.play_random_rounds``); one
+Weis, Stöck and the score, all in the compiled engine (``for_game(kind).play_random_rounds``); one
 Differenzler round = seeded deal, the bottom card, a random prediction per player, 36 random
 legal plays and the penalties. Every preset of every game is measured. jass-kit's
 ``GameSim`` plays the same kind of round in the same run (without Weis and Stöck, which it does
@@ -30,20 +30,24 @@ import timeit  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from jass_env import PRESETS, Round, core, make_rules  # noqa: E402
+from jass_env import PRESETS, Round, make_rules  # noqa: E402
+from jass_env.engine.state import state_size  # noqa: E402
+from jass_env.engine.transitions import for_game  # noqa: E402
 
 
 def rounds_per_s(preset: str, seconds: float) -> float:
     """Random rounds per second of the compiled core under a preset, best of 3 timed batches."""
-    rp = make_rules(preset).params
-    core.play_random_rounds(100, 1, rp)                     # compile / load from cache
+    rules = make_rules(preset)
+    rp, size = rules.params, state_size(rules.spec)
+    play_random_rounds = for_game(rules.spec.kind).play_random_rounds
+    play_random_rounds(100, 1, rp, size)                     # compile / load from cache
     t0 = time.perf_counter()
-    core.play_random_rounds(20_000, 2, rp)
+    play_random_rounds(20_000, 2, rp, size)
     batch = max(10_000, int(20_000 * (seconds / 3) / max(time.perf_counter() - t0, 1e-6)))
     best = 0.0
     for rep in range(3):
         t0 = time.perf_counter()
-        core.play_random_rounds(batch, 3 + rep, rp)
+        play_random_rounds(batch, 3 + rep, rp, size)
         best = max(best, batch / (time.perf_counter() - t0))
     return best
 

@@ -139,8 +139,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
 
-    from jass_env.aec import env as jass_env_fn
-    from jass_env.aec import raw_env as jass_raw
+    from jass_env.envs.aec import env as jass_env_fn
+    from jass_env.envs.aec import raw_env as jass_raw
 
     rows: list[tuple[str, str, float, float]] = []
     result: dict[str, Any] = {"peers": {}}

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from jass_env.spec import ROUND_POINTS
+from jass_env.engine.cards import ROUND_POINTS
 
 __all__ = ["jasskit_available", "jasskit_rounds_per_s"]
 

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numba  # noqa: E402
 
-from jass_env.vector import VectorJassEnv  # noqa: E402
+from jass_env.envs.vector import VectorJassEnv  # noqa: E402
 
 SIZES = (1, 64, 1024, 16384)
 TARGET_DECISIONS = 2_500_000   # per second at num_envs=1024 on one core (Schieber)
@@ -76,9 +76,9 @@ def aec_steps_per_s(rules: str, seconds: float) -> float | None:
     """Decisions per second of random legal play through the AEC ``raw_env``, measured exactly as
     ``benchmarks/env.py`` does (``last()`` every step); None if the AEC env is missing."""
     try:
-        from jass_env.aec import raw_env
+        from jass_env.envs.aec import raw_env
     except ImportError as exc:
-        print(f"AEC env: skipped (jass_env.aec not importable: {exc})")
+        print(f"AEC env: skipped (jass_env.envs.aec not importable: {exc})")
         return None
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     pool = os.environ["NUMBA_NUM_THREADS"]

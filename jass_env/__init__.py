@@ -1,30 +1,32 @@
-"""Jass (Schieber) for reinforcement learning: rules engine, records, PettingZoo and batched envs.
+"""jass-env: the Swiss Jass family for reinforcement learning.
+
+Every game of the family (Schieber and Schieber for six, Differenzler, Coiffeur, Mittlere,
+Molotow, Sidi-Jass) on one exact compiled rules engine, with PettingZoo AEC and Gymnasium
+environments and a batched environment for training.
 
 Where things live:
-    rules.py        the rule switches and presets (rules as data)
-    core.py         the compiled rules: legal cards, tricks, points, Weis, Stöck, scoring, match end
-    game.py         Round and Match, the checked Python API over the core
-    cards.py        card ids, names and the 43-action layout
-    records.py      game records (docs/records.md): write and check (python -m jass_env.records check)
-    observation.py  the observation vector (versioned) and the full-information state
-    rewards.py      the reward kinds
-    aec.py          PettingZoo AEC environment (env, raw_env; registers "jass_v0")
-    wrappers.py     Gymnasium single-agent wrapper (JassGymEnv)
-    vector.py       batched environment for training (VectorJassEnv)
-    render.py       text picture of a table
+    engine/        what every game shares: cards, legal card play, Weis, dealing, the state, the
+                   shared switches (Rules), the compiled transitions and the hooks into each game
+    games/         one package per game (its facts, rules, observation, records, rendering) and
+                   the registry of games (make_rules, PRESETS)
+    envs/          the PettingZoo AEC env, the Gymnasium wrapper, the batched env, rewards
+    records/       game records: write, check, convert jass-kit logs
+    round.py       Round and Match, the checked Python API over the engine
+    render.py      the text picture of a table
 
 The engine modules import no RL library; ``env``, ``raw_env``, ``JassGymEnv`` and
 ``VectorJassEnv`` are loaded on first use.
 """
 
-from . import _numba_cache  # noqa: F401, I001  (first: sets the compiled-code cache folder)
-from .cards import ACTION_NAMES, CONTRACTS, N_ACTIONS, PUSH_ACTION, card_id, card_name
-from .game import IllegalActionError, Match, Round
-from .rules import PRESETS, SCHIEBER_PRESETS, Rules, RulesError, make_rules
+from .engine import jit  # noqa: F401, I001  (first: sets the compiled-code cache folders)
+from .engine.cards import CONTRACTS, card_id, card_name
+from .engine.switches import Rules, RulesError
+from .games import PRESETS, REGISTRY, SCHIEBER_PRESETS, make_rules
+from .round import IllegalActionError, Match, Round
 
 __version__ = "0.1.0"
 
-_LAZY = {"env": "aec", "raw_env": "aec", "JassGymEnv": "wrappers", "VectorJassEnv": "vector"}
+_LAZY = {"env": "envs.aec", "raw_env": "envs.aec", "JassGymEnv": "envs.gym", "VectorJassEnv": "envs.vector"}
 
 
 def __getattr__(name: str):
@@ -35,7 +37,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'jass_env' has no attribute {name!r}")
 
 
-__all__ = ["ACTION_NAMES", "CONTRACTS", "N_ACTIONS", "PUSH_ACTION", "card_id", "card_name",
-           "IllegalActionError", "Match", "Round", "PRESETS", "SCHIEBER_PRESETS", "Rules", "RulesError",
-           "make_rules",
-           "env", "raw_env", "JassGymEnv", "VectorJassEnv"]
+__all__ = ["CONTRACTS", "card_id", "card_name", "IllegalActionError", "Match", "Round", "PRESETS", "REGISTRY",
+           "SCHIEBER_PRESETS", "Rules", "RulesError", "make_rules", "env", "raw_env", "JassGymEnv",
+           "VectorJassEnv"]

@@ -1,8 +1,9 @@
 """Deal, play and print one round of any game: ``python -m jass_env.demo [--rules PRESET] [--seed N]``.
 
-Every player picks uniformly among its legal actions; the printout shows the deal, the bidding
-(Schieber's contract choice, Differenzler's trump and predictions), every trick with its winner
-and points, and the result (Weis, Stöck and score; or each player's points and penalty).
+Every player picks uniformly among its legal actions; the printout shows the deal, the bidding (a
+contract chosen, or pushed; a trump shown and the predictions), every trick with its winner and
+points, and the result (Weis, Stöck and score per side; or each player's prediction, points and
+penalty). What is printed follows the game's facts: its teams and how it bids.
 """
 
 from __future__ import annotations
@@ -12,10 +13,15 @@ import sys
 
 import numpy as np
 
-from .cards import CONTRACTS, card_id, card_symbol
 from .commands import quiet_broken_pipe
-from .game import Round
-from .rules import PRESETS, RulesError, make_rules
+from .engine.cards import CONTRACTS, card_id, card_symbol
+from .engine.spec import TEAMS_NONE
+from .engine.switches import RulesError
+from .games import PRESETS, make_rules
+from .round import Round
+
+#: the tricks of a round in words where the Match line names them
+TRICKS_IN_WORDS = {9: "nine"}
 
 
 def _cards(names: list[str]) -> str:
@@ -29,8 +35,10 @@ def play_and_print(rules: str = "schieber", seed: int = 0, out=sys.stdout) -> Ro
     rng = np.random.default_rng(seed)
     print(f"{spec.title} ({r.rules.name}), seed {seed}: dealer player {r.dealer}, forehand player "
           f"{r.forehand}", file=out)
+    teams = spec.teams != TEAMS_NONE
+    side_name = "team" if teams else "player"
     for p in range(spec.players):
-        side = f" (team {spec.side_of(p)})" if spec.sides == 2 else ""
+        side = f" (team {spec.side_of(p)})" if teams else ""
         print(f"  player {p}{side}: {_cards(r.hand(p))}", file=out)
     if spec.bidding == "prediction":
         shown = f"the dealer's {card_symbol(card_id(r.trump_card))}" if r.trump_card else "drawn"
@@ -39,9 +47,11 @@ def play_and_print(rules: str = "schieber", seed: int = 0, out=sys.stdout) -> Ro
         player, action = r.to_move, int(rng.choice(r.legal_actions()))
         r.step(action)
         print(f"player {player}: {spec.action_names[action]}", file=out)
+    multiplied = ""
     if spec.bidding == "contract":
         mult = r.rules.multiplier(CONTRACTS.index(r.contract))
-        print(f"contract {r.contract} (x{mult}), declared by player {r.declarer}"
+        multiplied = f" (x{mult})"
+        print(f"contract {r.contract}{multiplied}, declared by player {r.declarer}"
               + (" after a push" if r.pushed else ""), file=out)
     while not r.is_over:
         r.step(int(rng.choice(r.legal_actions())))
@@ -62,11 +72,16 @@ def play_and_print(rules: str = "schieber", seed: int = 0, out=sys.stdout) -> Ro
     if r.stoeck_player is not None:
         print(f"Stöck: player {r.stoeck_player} ({r.rules.stoeck})", file=out)
     if r.match_team is not None:
-        print(f"Match! team {r.match_team} took all nine tricks (+{r.rules.match_bonus})", file=out)
-    print(f"card points {r.points[0]} : {r.points[1]}   "
-          f"Weis {r.weis_points[0]} : {r.weis_points[1]}", file=out)
-    print(f"score (x{mult}): team 0 {r.score[0]}, team 1 {r.score[1]}", file=out)
+        print(f"Match! {side_name} {r.match_team} took all {TRICKS_IN_WORDS.get(spec.tricks, spec.tricks)} "
+              f"tricks (+{r.rules.match_bonus})", file=out)
+    print(f"card points {_per_side(r.points)}   Weis {_per_side(r.weis_points)}", file=out)
+    score = ", ".join(f"{side_name} {s} {x}" for s, x in enumerate(r.score))
+    print(f"score{multiplied}: {score}", file=out)
     return r
+
+
+def _per_side(values: list[int]) -> str:
+    return " : ".join(str(v) for v in values)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,8 @@
 
 Cards are written as in docs/rules.md (``"H9"``, ``"SJ"``, ``"C10"``); players are 0..3 in play order,
 team = player % 2. Every helper goes through the public API (:class:`jass_env.Round`) or, for a
-position in the middle of a round, writes the documented state offsets of :mod:`jass_env.core`.
+position in the middle of a round, builds it with :mod:`jass_env.engine.positions` and plays it on
+with the engine's entry points for the game (:func:`jass_env.engine.transitions.for_game`).
 """
 
 from __future__ import annotations
@@ -17,10 +18,15 @@ import numpy as np
 # the repository root, so `pytest` works without installing the package (python -m pytest adds it)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from jass_env import Round, core, make_rules  # noqa: E402
-from jass_env.cards import CONTRACTS, N_CARDS, card_id, card_name, mask_of, names_of  # noqa: E402
-from jass_env.kernel import MAX_WEIS  # noqa: E402
-from jass_env.rules import Rules  # noqa: E402
+import tests.toy_game  # noqa: E402, F401  (a test game registered with the family: tests/toy_game)
+from jass_env import Round, make_rules  # noqa: E402
+from jass_env.engine.card_play import legal_cards  # noqa: E402
+from jass_env.engine.cards import CONTRACTS, N_CARDS, card_id, card_name, mask_of, names_of  # noqa: E402
+from jass_env.engine.positions import set_play_position  # noqa: E402
+from jass_env.engine.state import StateView, new_state  # noqa: E402
+from jass_env.engine.switches import Rules  # noqa: E402
+from jass_env.engine.transitions import for_game  # noqa: E402
+from jass_env.engine.weis import MAX_WEIS, player_weis  # noqa: E402
 
 ALL_CARDS: tuple[str, ...] = tuple(card_name(c) for c in range(N_CARDS))
 NATURAL = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -30,7 +36,7 @@ def pytest_configure(config) -> None:  # noqa: ANN001 (pytest hook)
     config.addinivalue_line(
         "markers",
         "nojit_sample: a representative rule test that test_properties.py also runs with "
-        "NUMBA_DISABLE_JIT=1 (the pure-Python core must agree with the compiled one)")
+        "NUMBA_DISABLE_JIT=1 (the pure-Python engine must agree with the compiled one)")
 
 
 # ------------------------------------------------------------------------------------ card sets
@@ -122,7 +128,7 @@ def position(contract: str, hand: Sequence[str], trick: Sequence[str] = (), *,
     move (leader + len(trick)) holds ``hand``. Hand sizes follow from it: with h cards in the
     mover's hand it is trick number 9 - h; the players already in the trick hold h - 1 cards, the
     others h. Their cards are taken from ``others`` where given, else from the remaining cards in
-    card-id order. The trick's cards are played through ``core.apply_action`` (unchecked, so a
+    card-id order. The trick's cards are played through the engine's ``apply_action`` (unchecked, so a
     position may contain any cards), which keeps the engine's own trick bookkeeping. Earlier
     tricks are not recorded (points and tricks start at 0), so the round's points and tricks
     afterwards are those of the current trick and later ones. No Weis and no Stöck are set up
@@ -154,16 +160,17 @@ def position(contract: str, hand: Sequence[str], trick: Sequence[str] = (), *,
             if pos < n:
                 cards.append(trick[pos])      # the card he is about to play into the trick
         hands[p] = mask_of(cards)
-    st = core.new_state()
+    st = new_state(r_rules.spec)
     none = np.zeros(4, dtype=np.int64)          # nothing played, no voids, no Weis cards yet
     no_trick = np.full(4, -1, dtype=np.int64)
     sides = np.zeros(2, dtype=np.int64)         # no points, no tricks won
-    core.set_play_position(st, hands, none, none, none, no_trick, 0, leader, leader, 0,
-                           leader if declarer is None else declarer, CONTRACTS.index(contract), t,
-                           sides, sides, leader, rp)
+    set_play_position(st, hands, none, none, none, no_trick, 0, leader, leader, 0,
+                      leader if declarer is None else declarer, CONTRACTS.index(contract), t,
+                      sides, sides, leader, rp)
+    engine = for_game(r_rules.spec.kind)
     for c in trick:
-        core.apply_action(st, card_id(c), rp)
-    assert core.StateView(st, rp).to_move == mover
+        engine.apply_action(st, card_id(c), rp)
+    assert StateView(st, rp).to_move == mover
     return Round(r_rules, state=st)
 
 
@@ -178,11 +185,11 @@ def legal(contract: str, hand: Sequence[str], trick: Sequence[str] = (), **kw) -
 
 def legal_core(contract: str, hand: Sequence[str], trick: Sequence[str] = (),
                rules: str | Rules = "schieber") -> set[str]:
-    """The same question asked of ``core.legal_cards`` directly."""
+    """The same question asked of the engine's ``legal_cards`` directly."""
     arr = np.full(4, -1, dtype=np.int64)
     for i, c in enumerate(trick):
         arr[i] = card_id(c)
-    m = core.legal_cards(mask_of(hand), arr, len(trick), CONTRACTS.index(contract),
+    m = legal_cards(mask_of(hand), arr, len(trick), CONTRACTS.index(contract),
                          make_rules(rules).params)
     return set(names_of(int(m)))
 
@@ -211,7 +218,7 @@ def weis_of(hand: Sequence[str], contract: str, rules: str | Rules = "schieber",
     """The Weis a player declares from ``hand``: sorted [(points, card names)]."""
     rp = make_rules(rules).params
     buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
-    n = core.player_weis(mask_of(hand), CONTRACTS.index(contract), position_, rp, buf)
+    n = player_weis(mask_of(hand), CONTRACTS.index(contract), position_, rp, buf)
     return sorted((int(buf[i, 0]), sorted(names_of(int(buf[i, 1])))) for i in range(n))
 
 
@@ -220,7 +227,7 @@ def best_key(hand: Sequence[str], contract: str, rules: str | Rules = "schieber"
     """The comparison key of the player's best single Weis (-1 without Weis)."""
     rp = make_rules(rules).params
     buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
-    n = core.player_weis(mask_of(hand), CONTRACTS.index(contract), position_, rp, buf)
+    n = player_weis(mask_of(hand), CONTRACTS.index(contract), position_, rp, buf)
     return max((int(buf[i, 2]) for i in range(n)), default=-1)
 
 
@@ -233,7 +240,7 @@ def play_aec_round(agent, seed: int) -> int:  # noqa: ANN001 (any object with ac
     """Play one round of the AEC env (``jass_env.env()``, which raises on an illegal action) with
     ``agent`` in all four seats, checking every action against the mask; returns the number of
     decisions."""
-    from jass_env.aec import env as aec_env
+    from jass_env.envs.aec import env as aec_env
 
     e = aec_env()
     e.reset(seed=seed)

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (jass_env.aec): API conformance, observations, masks, rewards,
+"""The PettingZoo AEC environment (jass_env.envs.aec): API conformance, observations, masks, rewards,
 illegal actions, both episode modes, rendering."""
 
 from __future__ import annotations
@@ -9,19 +9,33 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from jass_env import core
-from jass_env.aec import AGENTS, env, observation_high, raw_env
-from jass_env.cards import card_id
-from jass_env.game import IllegalActionError, Round
-from jass_env.observation import OBS_DIM, SLICES, STATE_DIM, encode_observation
-from jass_env.rules import SCHIEBER_PRESETS, RulesError, make_rules
+from jass_env.engine.cards import card_id
+from jass_env.engine.positions import exchange_cards
+from jass_env.engine.state import PHASE_OVER, StateView
+from jass_env.engine.switches import RulesError
+from jass_env.engine.transitions import for_game
+from jass_env.envs.aec import env, raw_env
+from jass_env.games import SCHIEBER_PRESETS, make_rules
+from jass_env.games.schieber.observation import (
+    OBS_DIM,
+    SLICES,
+    STATE_DIM,
+    encode_observation,
+    observation_high,
+)
+from jass_env.round import IllegalActionError, Round
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
+SCHIEBER = make_rules("schieber").spec
+#: Schieber's agents, in play order
+AGENTS = tuple(f"player_{p}" for p in range(SCHIEBER.players))
+ENGINE = for_game(SCHIEBER.kind)
 
-def _view(st: np.ndarray, rules=None) -> core.StateView:
+
+def _view(st: np.ndarray, rules=None) -> StateView:
     """Named reads of a state (Schieber unless ``rules`` say otherwise)."""
-    return core.StateView(st, make_rules(rules).params)
+    return StateView(st, make_rules(rules).params)
 
 
 def random_play(e, rng: np.random.Generator, max_steps: int = 10**9):
@@ -234,7 +248,7 @@ def test_observation_ignores_hidden_cards():
     st2 = r.state.copy()
     # swap unplayed, non-public cards: player 0's SA <-> player 3's SQ, player 0's CA <-> player 2's C10
     for (p, a), (q, b) in [((0, "SA"), (3, "SQ")), ((0, "CA"), (2, "C10"))]:
-        core.exchange_cards(st2, p, card_id(a), q, card_id(b))
+        exchange_cards(st2, p, card_id(a), q, card_id(b))
     e1, e2 = raw_env(), raw_env()
     e1.set_state(r.state)
     e2.set_state(st2)
@@ -280,8 +294,8 @@ def test_masks_equal_engine_legal_sets(preset):
     steps = 0
     while steps < 2500:
         for agent, obs in random_play(e, rng):
-            legal = core.legal_actions(e.core_state, e.rules.params)
-            assert agent == AGENTS[core.StateView(e.core_state, e.rules.params).to_move]
+            legal = ENGINE.legal_actions(e.core_state, e.rules.params)
+            assert agent == AGENTS[StateView(e.core_state, e.rules.params).to_move]
             assert obs["action_mask"].dtype == np.int8
             assert list(obs["action_mask"].nonzero()[0]) == list(legal)
             other = AGENTS[(AGENTS.index(agent) + 1) % 4]
@@ -360,7 +374,7 @@ def test_round_episode_terminates_all_at_round_end():
     e.reset(seed=9)
     for _ in random_play(e, np.random.default_rng(0)):
         pass
-    assert _view(e.core_state).phase == core.PHASE_OVER and not e.agents
+    assert _view(e.core_state).phase == PHASE_OVER and not e.agents
 
 
 @pytest.mark.parametrize("preset", ["schieber", "tournament", "seed_nl"])

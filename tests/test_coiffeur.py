@@ -1,4 +1,4 @@
-"""Coiffeur's rules (docs/rules.md "Coiffeur"): sheets, the declaration cycle, rows, schedules.
+"""Coiffeur's rules (docs/games/coiffeur.md "Rules"): sheets, the declaration cycle, rows, schedules.
 
 Expected values come from the rules text: the H row (x4) with 97 points writes 388 and the
 defenders nothing; a Match in the U row (x6) writes 257 x 6 = 1542; a Kontermatsch in the O row
@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from jass_env import IllegalActionError, Match, Round, make_rules
-from jass_env.cards import ALL_CARDS_MASK, card_id, mask_of, names_of
-from jass_env.rules import RulesError
+from jass_env.engine.cards import ALL_CARDS_MASK, card_id, mask_of, names_of
+from jass_env.engine.switches import RulesError
+from jass_env.games.coiffeur.rules import SHEET_ROWS
 
 # docs/rules.md "The deck": points by rank under each kind of contract
 TRUMP_SUIT = {"6": 0, "7": 0, "8": 0, "9": 14, "10": 10, "J": 20, "Q": 3, "K": 4, "A": 11}
@@ -79,7 +80,7 @@ def team_points_by_rules(r: Round, team: int, contract: str) -> int:
 ])
 def test_presets_rows_factors_and_actions(preset, rows, factors, n_actions) -> None:
     rules = make_rules(preset)
-    assert rules.spec.rows == rows
+    assert SHEET_ROWS[rules.game] == rows
     assert rules.row_factors == tuple(factors)
     assert rules.spec.n_actions == n_actions
     assert rules.match_rounds == 2 * len(rows)          # deals in a game
@@ -164,7 +165,7 @@ def test_kontermatsch_in_the_o_row_writes_0_or_minus_500_with_penalty_100() -> N
 def test_forced_declaration_after_both_opponents_pushed() -> None:
     rules = make_rules("coiffeur")
     r = Round(rules, seed=5, dealer=3)                    # forehand: player 0
-    r.set_sheets({"0": {row: 100 for row in rules.spec.rows}})
+    r.set_sheets({"0": {row: 100 for row in r.rows}})
     assert r.to_move == 1                                 # player 0's team has no open row
     r.step(PUSH)
     assert r.to_move == 3                                 # player 2 is skipped as well
@@ -292,7 +293,7 @@ def test_a_game_fills_every_row_of_both_sheets_exactly_once(preset: str) -> None
         m.step(int(rng.choice(m.legal_actions())))
     for deal in m.finished_rounds:
         written.append((deal.declarer % 2, deal.row))
-    rows = rules.spec.rows
+    rows = SHEET_ROWS[rules.game]
     assert len(m.finished_rounds) == 2 * len(rows)
     assert sorted(written) == sorted((t, row) for t in range(2) for row in rows)
     sheets = m.round.sheets

@@ -11,13 +11,14 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from jass_env import Match, Round, core, make_rules
-from jass_env.aec import coiffeur10_env, env, raw_env
-from jass_env.cards import card_id, mask_of
-from jass_env.observation_coiffeur import OBS_DIM, SLICES, STATE_DIM
+from jass_env import Match, Round, make_rules
+from jass_env.engine.cards import card_id, mask_of
+from jass_env.engine.state import StateView
+from jass_env.envs.aec import env, game_env, raw_env
+from jass_env.envs.gym import JassGymEnv
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games.coiffeur.observation import OBS_DIM, SLICES, STATE_DIM
 from jass_env.records import check_records, record_line, record_of
-from jass_env.vector import VectorJassEnv
-from jass_env.wrappers import JassGymEnv
 
 PUSH = 42
 DECLARE_H = 37
@@ -56,7 +57,7 @@ def test_the_whole_game_is_the_default_episode(game, deals, n_actions):
     assert e.action_space("player_0").n == n_actions
     e.reset(seed=3)
     total = _play(e, np.random.default_rng(1))
-    view = core.StateView(e.core_state, e.rules.params)
+    view = StateView(e.core_state, e.rules.params)
     assert view.rounds_done == deals and view.match_winner is not None
     a, b = view.match_score
     assert total["player_0"] == pytest.approx((a - b) / (157 * max(e.rules.row_factors)), abs=1e-9)
@@ -67,7 +68,7 @@ def test_a_single_deal_and_its_reward():
     e = raw_env(game="coiffeur", episode="round")
     e.reset(seed=8)
     total = _play(e, np.random.default_rng(2))
-    view = core.StateView(e.core_state, e.rules.params)
+    view = StateView(e.core_state, e.rules.params)
     assert view.rounds_done == 0 and view.is_over
     assert total["player_0"] == pytest.approx((view.score[0] - view.score[1]) / SCALE)
 
@@ -82,7 +83,7 @@ def test_win_reward_comes_once_at_the_end_of_the_game():
         if r:
             paid.append((agent, r))
         _step_random(e, rng)
-    winner = core.StateView(e.core_state, e.rules.params).match_winner
+    winner = StateView(e.core_state, e.rules.params).match_winner
     expected = {0: 1.0, 1: -1.0, 2: 0.0}[winner]
     assert all(r == (expected if int(a[-1]) % 2 == 0 else -expected) for a, r in paid)
     assert len(paid) == (0 if winner == 2 else 4)
@@ -91,7 +92,7 @@ def test_win_reward_comes_once_at_the_end_of_the_game():
 def test_mask_has_only_the_teams_open_rows_and_no_push_when_forced():
     rules = make_rules("coiffeur")
     r = Round(rules, seed=1, dealer=3)
-    r.set_sheets({"0": {"D": 30, "H": 80, "Joker-2": 400}, "1": {row: 50 for row in rules.spec.rows}})
+    r.set_sheets({"0": {"D": 30, "H": 80, "Joker-2": 400}, "1": {row: 50 for row in r.rows}})
     e = raw_env(rules=rules, episode="round")
     e.reset(seed=0)
     e.set_state(r.state)
@@ -135,7 +136,7 @@ def test_observation_shows_both_sheets_row_factor_and_schedule():
 
 
 def test_render_shows_both_sheets():
-    e = coiffeur10_env(render_mode="ansi")
+    e = game_env("coiffeur10", render_mode="ansi")
     e.reset(seed=4)
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -155,7 +156,7 @@ def test_gym_wrapper_plays_one_seat_through_the_game():
         mask = g.action_masks()
         obs, r, done, _, _ = g.step(int(np.flatnonzero(mask)[0]))
         total += r
-    view = core.StateView(g.aec.core_state, g.rules.params)
+    view = StateView(g.aec.core_state, g.rules.params)
     assert view.rounds_done == 12
     assert total == pytest.approx((view.match_score[1] - view.match_score[0]) / (157 * 6))
 
@@ -185,14 +186,14 @@ def test_vector_env_equals_the_aec_env(episode):
             expected = np.array([e.rewards[a] for a in e.possible_agents], dtype=np.float32)
             np.testing.assert_array_equal(out.rewards[i], expected)
             if all(e.terminations.values()):
-                view = core.StateView(e.core_state, e.rules.params)
+                view = StateView(e.core_state, e.rules.params)
                 assert list(out.final_score[i]) == (view.match_score if episode == "match" else view.score)
                 if episode == "match":
                     assert out.winner[i] == view.match_winner
                 finished += 1
                 e.reset()
     assert finished >= 2
-    # under 4.5 KB a game (the state now has room for 6 players and 18 tricks; coiffeur10: 4,220)
+    # under 4.5 KB a game (the state now has room for 6 players and 18 tricks; coiffeur10: 4,076)
     assert venv.bytes_per_game <= COIFFEUR_BYTES_PER_GAME_MAX
 
 
@@ -239,12 +240,12 @@ def test_the_random_bot_plays_a_whole_game():
     for agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         e.step(None if term or trunc else bots[int(agent[-1])].act(obs))
-    view = core.StateView(e.unwrapped.core_state, e.unwrapped.rules.params)
+    view = StateView(e.unwrapped.core_state, e.unwrapped.rules.params)
     assert view.rounds_done == 16 and view.match_winner is not None
 
 
 def test_the_heuristic_declares_the_row_with_the_largest_surplus_and_pushes_a_poor_hand():
-    from agents.coiffeur import choose_declaration, graf_average
+    from agents.bots.coiffeur import choose_declaration, graf_average
     from agents.registry import make_agent
 
     bot = make_agent("heuristic", "coiffeur")

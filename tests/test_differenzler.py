@@ -1,4 +1,4 @@
-"""Differenzler's rules (docs/differenzler.md), in both player counts.
+"""Differenzler's rules (docs/games/differenzler.md "Rules"), in both player counts.
 
 Expected values come from the rules text: the penalty table (45 → 52 points: 7; an exact 52: −10;
 an exact 0: 0, or −10 with ``zero_bid_bonus="zero_point_trick"`` and a trick won; an exact 157:
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jass_env import IllegalActionError, Match, Round, core, make_rules
-from jass_env.cards import card_id, mask_of, names_of
-from jass_env.kernel import MAX_WEIS
+from jass_env import IllegalActionError, Match, Round, make_rules
+from jass_env.engine.cards import card_id, mask_of, names_of
+from jass_env.engine.weis import MAX_WEIS, player_weis
 
 GAMES = ("differenzler", "differenzler3")
 EXACT = -10          # the penalty of an exact hit above 0
@@ -237,7 +237,7 @@ def test_random_rounds_keep_the_rules(game, seed, rnd, switches) -> None:
 def _weis(hand: list[str], kreuzweis: bool) -> list[int]:
     rules = make_rules("schieber", kreuzweis=kreuzweis)
     buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)
-    k = core.player_weis(mask_of(hand), card_id("HA") // 9, 0, rules.params, buf)
+    k = player_weis(mask_of(hand), card_id("HA") // 9, 0, rules.params, buf)
     return sorted(int(buf[i, 0]) for i in range(k))
 
 

@@ -11,17 +11,24 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
-from jass_env import core, observation_differenzler
-from jass_env.aec import differenzler3_env, differenzler_env, env, raw_env
-from jass_env.game import IllegalActionError
-from jass_env.observation_differenzler import SLICES, obs_slices
-from jass_env.rules import RulesError
-from jass_env.spec import N_PREDICTIONS, ROUND_POINTS, SPECS
-from jass_env.vector import VectorJassEnv
-from jass_env.wrappers import JassGymEnv
+from jass_env.engine.cards import ROUND_POINTS
+from jass_env.engine.spec import SPECS
+from jass_env.engine.state import PHASE_PLAY, PHASE_PREDICT, StateView
+from jass_env.engine.switches import RulesError
+from jass_env.engine.transitions import for_game
+from jass_env.envs.aec import env, game_env, raw_env
+from jass_env.envs.gym import JassGymEnv
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games.differenzler import observation as observation_differenzler
+from jass_env.games.differenzler.observation import LAYOUTS, obs_slices
+from jass_env.games.differenzler.rules import N_PREDICTIONS, predictions_of
+from jass_env.round import IllegalActionError
 
 GAMES = ("differenzler", "differenzler3")
-PREDICT = 36          # action 36 + k predicts k points (VARIANTS §1, spec.DIFFERENZLER_ACTIONS)
+#: each game's observation slices by name
+SLICES = {game: LAYOUTS.of(SPECS[game]).slices for game in GAMES}
+ENGINE = for_game(SPECS["differenzler"].kind)
+PREDICT = 36          # action 36 + k predicts k points (docs/games/differenzler.md "Actions")
 EXACT_HIT = -10       # the penalty of an exact hit above 0
 
 
@@ -63,16 +70,17 @@ def test_spaces_follow_the_game(game):
 def test_registered_names_and_game_keyword():
     import jass_env
 
-    for game, make in (("differenzler", differenzler_env), ("differenzler3", differenzler3_env)):
-        assert make().unwrapped.rules.game == game
+    for game in GAMES:
+        assert game_env(game).unwrapped.rules.game == game
         assert pettingzoo.make("aec", f"{game}_v0").unwrapped.rules.game == game
         assert jass_env.env(game=game).unwrapped.rules.name == game
     assert jass_env.env(rules="differenzler").unwrapped.rules.game == "differenzler"
     assert raw_env(game="differenzler", rule_overrides={"predictions": "open"}).rules.predictions == "open"
     with pytest.raises(RulesError, match="not for game='differenzler3'"):
         raw_env(rules="differenzler", game="differenzler3")
-    with pytest.raises(RulesError, match="games: schieber, differenzler, differenzler3, coiffeur"):
+    with pytest.raises(RulesError, match="unknown game 'bieter'; games: ") as err:
         raw_env(game="bieter")                  # not a game of this project
+    assert all(name in str(err.value) for name in SPECS)
     with pytest.raises(ValueError, match="valid rewards: points, win"):
         raw_env(game="differenzler", reward="tricks")
 
@@ -86,10 +94,10 @@ def test_mask_is_the_engine_legal_set(game):
     predicting = playing = 0
     for _ in range(400):
         obs = e.observe(e.agent_selection)
-        legal = core.legal_actions(e.core_state, e.rules.params)
+        legal = ENGINE.legal_actions(e.core_state, e.rules.params)
         np.testing.assert_array_equal(np.flatnonzero(obs["action_mask"]), legal)
-        view = core.StateView(e.core_state, e.rules.params)
-        if view.phase == core.PHASE_PREDICT:
+        view = StateView(e.core_state, e.rules.params)
+        if view.phase == PHASE_PREDICT:
             predicting += 1
             assert list(legal) == list(range(PREDICT, PREDICT + N_PREDICTIONS))
         else:
@@ -124,8 +132,9 @@ def test_points_reward_is_minus_penalty_above_the_mean(game):
             e.step(int(np.random.default_rng(seed).choice(np.flatnonzero(obs["action_mask"]))))
             for a in e.possible_agents:
                 totals[a] += e.rewards[a]
-        view = core.StateView(e.core_state, e.rules.params)
-        pen = [_penalty(view.predictions[p], view.points[p]) for p in range(n)]
+        view = StateView(e.core_state, e.rules.params)
+        predictions = predictions_of(e.core_state, n)
+        pen = [_penalty(predictions[p], view.points[p]) for p in range(n)]
         assert sum(view.points) == ROUND_POINTS
         expected = [-(pen[p] - sum(pen) / n) / ROUND_POINTS for p in range(n)]
         np.testing.assert_allclose([totals[a] for a in e.possible_agents], expected, atol=1e-12)
@@ -147,7 +156,7 @@ def test_win_reward_in_a_game_pays_the_winner_only_at_the_end(game):
         r = [e.rewards[a] for a in e.possible_agents]
         if any(r):
             paid.append(r)
-    view = core.StateView(e.core_state, e.rules.params)
+    view = StateView(e.core_state, e.rules.params)
     w = view.match_winner
     assert view.rounds_done >= e.rules.match_rounds and w == int(np.argmin(view.match_score))
     assert paid == [[1.0 if p == w else -1.0 / (n - 1) for p in range(n)]]
@@ -162,7 +171,7 @@ def test_slice_table_matches_the_documentation(game):
         row = next(line for line in doc.splitlines() if line.startswith(name + " "))
         documented = row.split()[1:4]                      # "offset4", "/", "offset3"
         assert int(documented[0 if four else 2]) == offset, name
-    assert SLICES[game]["rounds_left"].stop == observation_differenzler.OBS_DIMS[game]
+    assert SLICES[game]["rounds_left"].stop == observation_differenzler.obs_dim(SPECS[game])
 
 
 def _rel(player: int, me: int, n: int) -> int:
@@ -179,22 +188,23 @@ def test_observation_reads_like_the_table(game):
     for _ in range(3 * n + 5):                  # predictions, then some cards
         me = int(e.agent_selection[-1])
         obs = e.observe(e.agent_selection)["observation"]
-        view = core.StateView(e.core_state, e.rules.params)
+        view = StateView(e.core_state, e.rules.params)
+        predictions = predictions_of(e.core_state, n)
         sl = {k: obs[v] for k, v in SLICES[game].items()}
         assert list(np.flatnonzero(sl["hand"])) == [c for c in range(36) if view.hands[me] >> c & 1]
         assert np.flatnonzero(sl["trump"]).tolist() == [view.contract]
         assert np.flatnonzero(sl["trump_card"]).tolist() == [view.trump_card]
         assert view.trump_card // 9 == view.contract and view.dealt[view.dealer] >> view.trump_card & 1
         assert np.flatnonzero(sl["dealer"]).tolist() == [_rel(view.dealer, me, n)]
-        made = [p for p in range(n) if view.predictions[p] is not None]
+        made = [p for p in range(n) if predictions[p] is not None]
         assert sorted(np.flatnonzero(sl["predicted"]).tolist()) == sorted(_rel(p, me, n) for p in made)
-        if view.phase == core.PHASE_PREDICT:
+        if view.phase == PHASE_PREDICT:
             assert sl["phase"].tolist() == [1, 0] and not sl["leader"].any() and not sl["to_go"].any()
         else:
             assert sl["phase"].tolist() == [0, 1]
             assert np.flatnonzero(sl["leader"]).tolist() == [_rel(view.leader, me, n)]
             assert np.flatnonzero(sl["trick_number"]).tolist() == [view.trick_number]
-            pred, pts = view.predictions[me], view.points[me]
+            pred, pts = predictions[me], view.points[me]
             np.testing.assert_allclose(sl["to_go"], [max(pred - pts, 0) / 157, max(pts - pred, 0) / 157],
                                        rtol=1e-6)
             np.testing.assert_allclose(sl["my_prediction"], [pred / 157], rtol=1e-6)
@@ -215,11 +225,11 @@ def _predicted_pair(game: str, owner: int, predictions: str):
         rng = np.random.default_rng(5)
         for _ in range(n + n + 2):
             p = int(e.agent_selection[-1])
-            view = core.StateView(e.core_state, e.rules.params)
-            if view.phase == core.PHASE_PREDICT:
+            view = StateView(e.core_state, e.rules.params)
+            if view.phase == PHASE_PREDICT:
                 e.step(PREDICT + ((10, 90)[k] if p == owner else 40 + p))
             else:
-                e.step(int(rng.choice(core.legal_actions(e.core_state, e.rules.params))))
+                e.step(int(rng.choice(ENGINE.legal_actions(e.core_state, e.rules.params))))
     return envs
 
 
@@ -254,9 +264,10 @@ def test_state_holds_every_hand_and_prediction(game):
     n = SPECS[game].players
     e = raw_env(game=game)
     e.reset(seed=2)
-    _play(e, np.random.default_rng(0), until=lambda e: core.StateView(e.core_state, e.rules.params).phase
-          == core.PHASE_PLAY)
-    view = core.StateView(e.core_state, e.rules.params)
+    _play(e, np.random.default_rng(0), until=lambda e: StateView(e.core_state, e.rules.params).phase
+          == PHASE_PLAY)
+    view = StateView(e.core_state, e.rules.params)
+    predictions = predictions_of(e.core_state, n)
     me = view.to_move
     st = e.state()
     d = observation_differenzler.obs_dim(SPECS[game])
@@ -265,7 +276,7 @@ def test_state_holds_every_hand_and_prediction(game):
         p = (me + r) % n
         assert np.flatnonzero(st[d + 36 * r:d + 36 * r + 36]).tolist() == \
             [c for c in range(36) if view.hands[p] >> c & 1]
-        assert st[d + 36 * n + r] == np.float32(view.predictions[p] / 157)
+        assert st[d + 36 * n + r] == np.float32(predictions[p] / 157)
     assert e.state_space.contains(st)
 
 
@@ -288,7 +299,7 @@ def test_game_penalty_and_rounds_left_in_a_game():
         if term:
             e.step(None)
             continue
-        view = core.StateView(e.core_state, e.rules.params)
+        view = StateView(e.core_state, e.rules.params)
         if view.rounds_done == 1 and not seen_second_round:
             seen_second_round = True
             me = int(agent[-1])
@@ -307,7 +318,7 @@ def test_render_shows_trump_card_predictions_and_penalties():
     e.reset(seed=5)
     e.step(PREDICT + 33)
     text = e.render(show_hands=1)
-    view = core.StateView(e.core_state, e.rules.params)
+    view = StateView(e.core_state, e.rules.params)
     assert "bottom card" in text and f"held by player_{view.dealer}" in text
     first = view.forehand
     assert f"player_{first} : 9 cards (hidden) | prediction hidden" in text
@@ -331,8 +342,9 @@ def test_gym_wrapper(game):
         np.testing.assert_array_equal(mask, obs["action_mask"].astype(bool))
         obs, r, done, _, _ = g.step(int(np.flatnonzero(mask)[0]))
         total += r
-    view = core.StateView(g.aec.core_state, g.rules.params)
-    pen = [_penalty(view.predictions[p], view.points[p]) for p in range(n)]
+    view = StateView(g.aec.core_state, g.rules.params)
+    predictions = predictions_of(g.aec.core_state, n)
+    pen = [_penalty(predictions[p], view.points[p]) for p in range(n)]
     assert total == pytest.approx(-(pen[n - 1] - sum(pen) / n) / 157)
     with pytest.raises(ValueError, match="no partners"):
         JassGymEnv(game=game, partner=lambda o: 0)

@@ -1,5 +1,5 @@
 """The Mittlere and Molotow environments: PettingZoo API, spaces, the documented observation
-(jass_env/observation_discard.py), state, rewards summing to 0, rendering, the Gymnasium wrapper
+(jass_env/games/_first_discard/observation.py), state, rewards summing to 0, rendering, the Gymnasium wrapper
 and the batched environment (its step-by-step equality with the AEC one is in test_vector.py).
 """
 
@@ -11,14 +11,18 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
-from jass_env import Round, core, encoding
-from jass_env.aec import env, mittlere_env, molotow3_env, molotow5_env, molotow6_env, molotow_env, raw_env
-from jass_env.observation_discard import SLICES, obs_dim
-from jass_env.spec import SPECS
-from jass_env.vector import VectorJassEnv
-from jass_env.wrappers import JassGymEnv
+from jass_env import Round
+from jass_env.engine.spec import SPECS
+from jass_env.engine.state import StateView
+from jass_env.envs import encoding
+from jass_env.envs.aec import env, game_env, raw_env
+from jass_env.envs.gym import JassGymEnv
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games._first_discard.observation import LAYOUTS, obs_dim
 
 GAMES = ("mittlere", "molotow", "molotow3", "molotow5", "molotow6")
+#: each game's observation slices by name
+SLICES = {game: LAYOUTS.of(SPECS[game]).slices for game in GAMES}
 
 
 def _play(e, rng: np.random.Generator) -> dict[str, float]:
@@ -40,16 +44,15 @@ def test_pettingzoo_api_seed_and_render(game):
     render_test(lambda render_mode=None: env(game=game, render_mode=render_mode))
 
 
-@pytest.mark.parametrize(("game", "make"), list(zip(GAMES, (mittlere_env, molotow_env, molotow3_env,
-                                                                molotow5_env, molotow6_env))))
-def test_spaces_and_names_follow_the_game(game, make):
+@pytest.mark.parametrize("game", GAMES)
+def test_spaces_and_names_follow_the_game(game):
     spec = SPECS[game]
     e = raw_env(game=game)
     assert e.possible_agents == [f"player_{p}" for p in range(spec.players)]
     assert e.action_space("player_0").n == 36
     assert e.observation_space("player_0")["observation"].shape == (obs_dim(spec),)
     assert e.state_space.shape == (obs_dim(spec) + 36 * spec.players,)
-    assert e.metadata["name"] == f"{game}_v0" and make().unwrapped.rules.game == game
+    assert e.metadata["name"] == f"{game}_v0" and game_env(game).unwrapped.rules.game == game
     with pytest.raises(ValueError, match="valid rewards: points, win"):
         raw_env(game=game, reward="tricks")
 
@@ -69,7 +72,7 @@ def test_the_points_reward_is_the_score_against_the_mean_and_sums_to_0(game):
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             rewards.append([e.rewards[a] for a in e.possible_agents])
         total = np.sum(rewards, axis=0)
-        score = np.array(core.StateView(e.core_state, e.rules.params).score, dtype=float)
+        score = np.array(StateView(e.core_state, e.rules.params).score, dtype=float)
         expected = ((score - score.mean()) / 2 if game == "mittlere"
                     else -(score - score.mean()) / 157)
         np.testing.assert_allclose(total, expected, atol=1e-6)
@@ -82,14 +85,14 @@ def test_the_win_reward_in_a_game_goes_to_the_winner_at_the_end(game):
     e.reset(seed=5)
     total = _play(e, np.random.default_rng(0))
     n = SPECS[game].players
-    winner = core.StateView(e.core_state, e.rules.params).match_winner
+    winner = StateView(e.core_state, e.rules.params).match_winner
     assert total[f"player_{winner}"] == pytest.approx(1.0)
     assert all(total[f"player_{p}"] == pytest.approx(-1 / (n - 1)) for p in range(n) if p != winner)
 
 
 def _observe(r: Round, observer: int) -> np.ndarray:
     out = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
-    encoding.encode_observation(r.state, observer, r.rp, out)
+    r.game.observation.encode_observation(r.state, observer, r.rp, out)
     return out
 
 
@@ -134,7 +137,7 @@ def test_mittlere_has_no_weis_in_its_observation_and_state_holds_every_hand() ->
     o = e.observe("player_0")["observation"]
     assert not o[s["hand_weis"]].any() and not o[s["table_weis"]].any()
     state = e.state()
-    view = core.StateView(e.core_state, e.rules.params)
+    view = StateView(e.core_state, e.rules.params)
     me = int(e.agent_selection.split("_")[1])
     hands = state[obs_dim(SPECS["mittlere"]):].reshape(3, 36)
     for r in range(3):

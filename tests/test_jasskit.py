@@ -23,9 +23,9 @@ from jass.game.game_util import deal_random_hand  # noqa: E402
 from jass.game.rule_schieber import RuleSchieber  # noqa: E402
 
 from agents.jasskit import AgentActionError, AsJasskitAgent, FromJasskitAgent  # noqa: E402
-from jass_env import Round  # noqa: E402
-from jass_env.cards import CONTRACTS, card_name  # noqa: E402
-from jass_env.jasskit_map import (  # noqa: E402
+from jass_env import Round, make_rules  # noqa: E402
+from jass_env.engine.cards import CONTRACTS, card_name  # noqa: E402
+from jass_env.games.schieber.jasskit_map import (  # noqa: E402
     PUSH,
     JasskitFormatError,
     action_from_jasskit_trump,
@@ -34,8 +34,7 @@ from jass_env.jasskit_map import (  # noqa: E402
     seat_from_jasskit,
     seat_to_jasskit,
 )
-from jass_env.rules import make_rules  # noqa: E402
-from jass_env.seat_view import seat_position  # noqa: E402
+from jass_env.games.schieber.seat_view import seat_position  # noqa: E402
 
 
 # ------------------------------------------------------------------------ conventions

@@ -3,8 +3,8 @@
 forehand; the Ausmachregel Stöck - Weis - tricks; Bergpreis).
 
 Matches from chosen hands: ``match_from`` builds a :class:`jass_env.Match`, replaces its first deal
-with chosen hands (``core.start_round`` keeps the match fields) and sets the match scores with
-``core.set_match_scores``, so a round can be played near the target.
+with chosen hands (the engine's ``start_round`` keeps the match fields) and sets the match scores
+with :func:`jass_env.engine.positions.set_match_scores`, so a round can be played near the target.
 """
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ import numpy as np
 import pytest
 from conftest import deal, new_round, play_out, suit_cards
 
-from jass_env import IllegalActionError, Match, core, make_rules
-from jass_env.cards import mask_of
+from jass_env import IllegalActionError, Match, make_rules
+from jass_env.engine.cards import mask_of
+from jass_env.engine.positions import set_match_scores
+from jass_env.engine.state import StateView
+from jass_env.games.schieber.rules import PUSH
 
 
 def match_from(rules, partial: Mapping[int, Sequence[str]], *, dealer: int = 3,
@@ -24,8 +27,8 @@ def match_from(rules, partial: Mapping[int, Sequence[str]], *, dealer: int = 3,
     """A Match whose current round is dealt from chosen hands, with the given match scores."""
     m = Match(rules, seed=0)
     hands = np.array([mask_of(h) for h in deal(partial)], dtype=np.int64)
-    core.start_round(m.state, hands, dealer, m.rules.params)
-    core.set_match_scores(m.state, scores, m.rules.params)
+    m.engine.start_round(m.state, hands, dealer, m.rules.params)
+    set_match_scores(m.state, scores, m.rules.params)
     return m
 
 
@@ -79,7 +82,7 @@ def test_official_finish_a_team_reaching_the_target_wins_at_that_moment_mid_roun
     assert m.scores[0] >= 1000 and m.scores[1] == 0
     assert len(m.finished_rounds) == 1
     with pytest.raises(IllegalActionError, match="match is over"):
-        m.step(int(core.PUSH))
+        m.step(int(PUSH))
 
 
 AUSMACH_WEIS = {1: ["HJ", "H9", "HA"], 0: suit_cards("C", "6 7 8")}
@@ -87,9 +90,9 @@ AUSMACH_WEIS = {1: ["HJ", "H9", "HA"], 0: suit_cards("C", "6 7 8")}
 
 @pytest.mark.nojit_sample
 def test_ausmachregel_weis_count_before_the_trick_points():
-    """§2.5 "the Ausmachregel is 'Stöck – Weis – Stich'": player 1 (forehand, ♥ trump) leads the ♥J
-    and team 1 (990) takes trick 1 worth 10 or more; team 0 (980) holds ♣6-7-8 (20). Weis are
-    written after trick 1 before its points, so team 0 reaches 1000 first and wins."""
+    """Matches and their end: "the Ausmachregel is 'Stöck – Weis – Stich'": player 1 (forehand, ♥ trump)
+    leads the ♥J and team 1 (990) takes trick 1 worth 10 or more; team 0 (980) holds ♣6-7-8 (20). Weis
+    are written after trick 1 before its points, so team 0 reaches 1000 first and wins."""
     m = match_from("schieber", AUSMACH_WEIS, dealer=0, scores=(980, 990))
     m.step("H")
     play_round(m, {1: ["HJ"]})
@@ -126,9 +129,9 @@ def _stoeck_match(rules) -> Match:
 
 @pytest.mark.nojit_sample
 def test_ausmachregel_stoeck_count_before_the_trick_points():
-    """§2.5 "Stöck are counted first, ... then trick points": player 0 plays his second Stöck card
-    as the last card of trick 2, which gives team 1 the 1000 — the Stöck, credited with the card,
-    come first and team 0 wins."""
+    """Matches and their end: "Stöck are counted first, ... then trick points": player 0 plays his
+    second Stöck card as the last card of trick 2, which gives team 1 the 1000 — the Stöck, credited
+    with the card, come first and team 0 wins."""
     m = _stoeck_match(make_rules("schieber"))
     assert m.round.weis_team is None
     play_round(m, STOECK_SCRIPT)
@@ -181,7 +184,7 @@ def test_seed_nl_exact_tie_plays_one_more_round():
     assert m.scores == [1050, 1050]
     assert m.winner is None and len(m.finished_rounds) == 1
     assert m.round.phase == "contract" and m.round.dealer == 0
-    assert core.StateView(m.state, m.rules.params).rounds_done == 1
+    assert StateView(m.state, m.rules.params).rounds_done == 1
 
 
 def test_round_end_finish_switch_on_top_of_schieber():
@@ -198,8 +201,8 @@ def test_round_end_finish_switch_on_top_of_schieber():
 
 
 def test_bergpreis_goes_once_to_the_first_team_past_half_the_target():
-    """§2.6 "Optional Bergpreis at half the target": both teams at 499; team 1's Weis (written
-    after trick 1, before any trick points) takes it past 500 first; team 0 passing later gets
+    """Matches and their end: "Optional Bergpreis at half the target": both teams at 499; team 1's Weis
+    (written after trick 1, before any trick points) takes it past 500 first; team 0 passing later gets
     nothing."""
     rules = make_rules("schieber", bergpreis=50)
     hands = {1: suit_cards("S", "6 7 8 9")}
@@ -261,8 +264,8 @@ def test_match_rounds_two_rounds():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_seed_vaud_the_holder_of_d7_is_forehand_in_the_first_round(seed):
-    """`seed_vaud` "first forehand of a match: holder of D7" (§2.2 "the holder of a fixed card (♦7
-    in seed 001)"); afterwards the dealer rotates as usual."""
+    """`seed_vaud` "first forehand of a match: holder of D7" (Presets, schieber.md: "the holder of a
+    fixed card (♦7 in seed 001)"); afterwards the dealer rotates as usual."""
     m = Match("seed_vaud", seed=seed)
     first = m.round
     assert "D7" in first.hand(first.forehand)

@@ -1,4 +1,5 @@
-"""Mittlere's rules (docs/rules.md "Mittlere"): trump by the first discard and the hand's score.
+"""Mittlere's rules (docs/games/mittlere.md "Rules"; docs/rules.md "Trump by the first discard"): trump
+by the first discard and the hand's score.
 
 Expected values come from the rules text: the five cases of the score table in their order
 (80/50/27 → +1/−2/+1; 104/38/15 → −2/+1/+1; 100/57/0 with a trick → −1/+2/−1; 90/67/0 without
@@ -15,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jass_env import IllegalActionError, Match, Round, make_rules
-from jass_env.mittlere import hand_result
-from jass_env.rules import RulesError
+from jass_env.engine.switches import RulesError
+from jass_env.games.mittlere.rules import hand_result
 
 TRICKS = 12
 

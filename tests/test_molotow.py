@@ -1,4 +1,4 @@
-"""Molotow's rules (docs/rules.md "Molotow"): first-discard trump, hand Weis minus, table Weis plus
+"""Molotow's rules (docs/games/molotow.md "Rules"): first-discard trump, hand Weis minus, table Weis plus
 for the trick's winner, Stöck only for a player who holds trump K and Q when trump is fixed, and
 the lowest total wins.
 

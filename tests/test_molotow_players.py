@@ -1,4 +1,4 @@
-"""Molotow for five and six players (docs/rules.md "Molotow"), and the player count as a switch.
+"""Molotow for five and six players (docs/games/molotow.md "Rules"), and the player count as a switch.
 
 Expected values come from the rules text: five players take the ♠7 out of the deck and get 7 cards
 each (35 cards, 7 tricks), six get 6 each (36 cards, 6 tricks); a hand has 157 points (the ♠7
@@ -16,13 +16,16 @@ from conftest import ALL_CARDS, deal, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents import discard_pimc as dp
-from agents.evaluate import make_deal
-from jass_env import Round, core, encoding, kernel
-from jass_env.aec import env
-from jass_env.cards import card_id, names_of
+from agents.bots import _first_discard as dp
+from agents.evaluation.deals import make_deal
+from jass_env import Round
+from jass_env.engine.cards import CONTRACTS, card_id, card_values, names_of
+from jass_env.engine.spec import MAX_PLAYERS, MAX_TRICKS
+from jass_env.engine.switches import RP_DECK, RulesError
+from jass_env.envs import encoding
+from jass_env.envs.aec import env
+from jass_env.games import make_rules, overrides, preset
 from jass_env.records import check_records, record_line, record_of
-from jass_env.rules import CONTRACTS, RP_DECK, Rules, RulesError, card_values, make_rules
 
 SPADE_7 = "S7"
 DECK_5 = tuple(c for c in ALL_CARDS if c != SPADE_7)
@@ -140,14 +143,14 @@ def test_pimc_worlds_of_molotow5_never_hold_the_spade_7() -> None:
         r.step(int(r.legal_actions()[0]))
     obs = np.zeros(encoding.obs_dim(rules), dtype=np.float32)
     me = r.to_move
-    encoding.encode_observation(r.state, me, rules.params, obs)
+    r.game.observation.encode_observation(r.state, me, rules.params, obs)
     mask = np.zeros(36, dtype=np.int8)
     rp = rules.params
-    core.write_legal_mask(core.legal_actions_mask(r.state, rp), core.legal_block(r.state, rp), mask)
+    r.engine.action_mask(r.state, rp, mask)
     v = dp.decode_view({"observation": obs, "action_mask": mask}, rules)
-    hands = np.zeros(kernel.MAX_PLAYERS, dtype=np.int64)
-    plays = np.zeros((kernel.MAX_TRICKS, kernel.MAX_PLAYERS), dtype=np.int64)
-    winners = np.zeros(kernel.MAX_TRICKS, dtype=np.int64)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    plays = np.zeros((MAX_TRICKS, MAX_PLAYERS), dtype=np.int64)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int64)
     rng = np.array([4242], dtype=np.int64)
     played = 0
     for p in range(5):
@@ -185,18 +188,24 @@ def test_a_molotow5_record_with_the_spade_7_in_a_hand_is_refused() -> None:
 def test_the_players_switch_picks_the_molotow_game_for_3_to_6() -> None:
     assert {n: make_rules("molotow", players=n).game for n in (3, 4, 5, 6)} == {
         3: "molotow3", 4: "molotow", 5: "molotow5", 6: "molotow6"}
-    assert make_rules("molotow", players=5) == Rules.preset("molotow5")
+    assert make_rules("molotow", players=5) == preset("molotow5")
     five = make_rules("molotow", players=5, stoeck=0)
-    assert five.name == "molotow5" and five.overrides() == {"stoeck": 0}
-    assert make_rules(five, players=6).overrides() == {"stoeck": 0}      # the changed switch is kept
-    assert make_rules("molotow5", players=4) == Rules.preset("molotow")
+    assert five.name == "molotow5" and overrides(five) == {"stoeck": 0}
+    assert overrides(make_rules(five, players=6)) == {"stoeck": 0}      # the changed switch is kept
+    assert make_rules("molotow5", players=4) == preset("molotow")
+
+
+def test_the_players_switch_picks_the_spec_of_schieber_and_differenzler_too() -> None:
+    assert {n: make_rules("schieber", players=n).game for n in (4, 6)} == {4: "schieber", 6: "schieber6"}
+    assert {n: make_rules("differenzler", players=n).game for n in (3, 4)} == {
+        3: "differenzler3", 4: "differenzler"}
 
 
 @pytest.mark.parametrize(("rules", "players", "words"), [
     ("molotow", 7, "bad value 7 for rule switch 'players' in molotow; allowed: 3, 4, 5, 6"),
     ("molotow", 2, "allowed: 3, 4, 5, 6"),
     ("molotow", "5", "bad value '5'"),
-    ("schieber", 6, "the 'players' switch does not apply to schieber (it is played by 4 players only)"),
+    ("coiffeur", 6, "the 'players' switch does not apply to coiffeur (it is played by 4 players only)"),
     ("mittlere", 4, "does not apply to mittlere"),
 ])
 def test_other_player_counts_and_games_are_refused(rules, players, words) -> None:

@@ -1,4 +1,4 @@
-"""The compiled-code cache (jass_env._numba_cache): the first compilation is announced once."""
+"""The compiled-code cache (jass_env.engine.jit): the first compilation is announced once."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numba
 import pytest
 from numba.core import event
 
-from jass_env._numba_cache import AnnounceCompilation
+from jass_env.engine.jit import AnnounceCompilation
 
 ROOT = Path(__file__).resolve().parents[1]
 SAYS = "jass_env: compiling the engine once, about 30 s (cached afterwards in "
@@ -58,8 +58,9 @@ def test_a_warm_cache_says_nothing() -> None:
     assert warm.stderr == ""
 
 
-def test_an_edit_of_a_bot_keeps_the_engine_cache_and_an_engine_edit_renews_both(tmp_path, monkeypatch) -> None:
-    from jass_env import _numba_cache as cache
+def test_an_edit_of_a_bot_keeps_the_engine_cache_and_an_engine_edit_renews_both(tmp_path,
+                                                                                 monkeypatch) -> None:
+    from jass_env.engine import jit as cache
 
     for package, source in (("jass_env", "RULE = 1\n"), ("agents", "BOT = 1\n")):
         (tmp_path / package).mkdir()
@@ -81,9 +82,9 @@ def test_an_edit_of_a_bot_keeps_the_engine_cache_and_an_engine_edit_renews_both(
 
 
 def test_only_the_projects_files_use_the_package_folders() -> None:
-    from jass_env import _numba_cache as cache
+    from jass_env.engine import jit as cache
 
-    assert cache._package_of(str(ROOT / "jass_env" / "aec.py")) == "jass_env"
-    assert cache._package_of(str(ROOT / "agents" / "pimc.py")) == "agents"
+    assert cache._package_of(str(ROOT / "jass_env" / "envs" / "aec.py")) == "jass_env"
+    assert cache._package_of(str(ROOT / "agents" / "search" / "pimc.py")) == "agents"
     assert cache._package_of(str(ROOT / "tests" / "conftest.py")) is None
     assert cache._package_of(numba.__file__) is None

@@ -8,7 +8,7 @@ Where cheap, the engine is also compared with small reference implementations wr
 rules' text (legal cards and trick winner: "Legal moves"; card values: "The deck"; "Weis").
 
 The module ends with a test that reruns the tests marked ``nojit_sample`` with
-``NUMBA_DISABLE_JIT=1``: the pure-Python core must follow the same rules as the compiled one.
+``NUMBA_DISABLE_JIT=1``: the pure-Python engine must follow the same rules as the compiled one.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ from conftest import NATURAL, weis_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jass_env import SCHIEBER_PRESETS, Match, Round, core, make_rules
-from jass_env.cards import CONTRACTS, card_name
-from jass_env.rules import Rules
+from jass_env import SCHIEBER_PRESETS, Match, Round, make_rules
+from jass_env.engine.cards import CONTRACTS, card_name
+from jass_env.engine.state import StateView
+from jass_env.engine.switches import Rules
+from jass_env.games.schieber.rules import PUSH
 
 TRUMP_ORDER = {r: i for i, r in enumerate(("6", "7", "8", "10", "Q", "K", "A", "9", "J"))}
 NAT = {r: i for i, r in enumerate(NATURAL)}
@@ -40,7 +42,7 @@ SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[Healt
 
 # ------------------------------------------------------------------------------------ references
 def ref_value(card: str, contract: str, rules: Rules) -> int:
-    """§2.1 card points."""
+    """Card points ("The deck")."""
     suit, rank = card[0], card[1:]
     if contract in "DHSC":
         return VALUES["trump" if suit == contract else "plain"][rank]
@@ -57,14 +59,14 @@ def ref_strength(card: str, lead: str, contract: str) -> int:
 
 
 def ref_winner(trick: list[str], contract: str) -> int:
-    """§2.3.5 "the highest trump; otherwise the highest card of the led suit (in Undenufe the
+    """Legal moves: "the highest trump; otherwise the highest card of the led suit (in Undenufe the
     lowest)" — the position in the trick."""
     s = [ref_strength(c, trick[0][0], contract) for c in trick]
     return s.index(max(s))
 
 
 def ref_legal(hand: set[str], trick: list[str], contract: str, rules: Rules) -> set[str]:
-    """§2.3 rules 1-4 with the switches of §5 (trump instead, under-trump rule, Puur exception)."""
+    """Legal moves, with their switches (trump instead, under-trump rule, Puur exception)."""
     if not trick:
         return set(hand)
     lead = trick[0][0]
@@ -102,7 +104,7 @@ def ref_runs(hand: set[str]) -> list[list[str]]:
 
 
 def ref_weis(hand: set[str], rules: Rules) -> list[tuple[int, list[str]]]:
-    """§5 "what a player declares": maximal runs and counting quads; without Kreuzweis the choice of
+    """Weis: "what a player declares": maximal runs and counting quads; without Kreuzweis the choice of
     quads with the most points (ties: the best single Weis, by points then cards)."""
     quads = [r for r in NATURAL if all(s + r in hand for s in "DHSC") and dict(rules.quad_values)[r] > 0]
 
@@ -127,7 +129,7 @@ VAUD_SUIT = {"H": 3, "C": 2, "S": 1, "D": 0}
 
 def ref_key(points: int, cards: list[str], player: int, forehand: int, contract: str,
             rules: Rules) -> tuple:
-    """§2.4 / §5 comparison key of one Weis (larger wins)."""
+    """Weis: the comparison key of one Weis (larger wins)."""
     is_quad = len({c[0] for c in cards}) == 4
     height = max(NAT[c[1:]] for c in cards)
     if contract == "undenufe" and rules.undenufe_reverse_weis_rank:
@@ -157,7 +159,7 @@ def play_random_round(r: Round, rnd, check_reference: bool = True) -> None:
         else:
             allowed = {36 + CONTRACTS.index(c) for c in rules.contracts}
             if rules.push and not r.pushed:
-                allowed.add(core.PUSH)
+                allowed.add(PUSH)
             assert set(legal) == allowed
         r.step(rnd.choice(legal))
 
@@ -168,7 +170,7 @@ def check_round(r: Round) -> None:
     contract = r.contract
     tricks = r.tricks
     # every card is played once, each by the player who was dealt it
-    view = core.StateView(r.state, r.rp)
+    view = StateView(r.state, r.rp)
     plays = [c for t in range(9) for c in view.trick_cards(t)]
     assert sorted(plays) == list(range(36))
     for p in range(4):
@@ -229,7 +231,7 @@ def check_round(r: Round) -> None:
 @given(seed=st.integers(0, 2**32 - 1), rnd=st.randoms(use_true_random=False))
 def test_random_rounds_keep_the_rules_invariants(preset, seed, rnd):
     """Every preset, random deals and random legal actions: legal sets, 157 points, 9 tricks, each
-    card once, and the §5 score formula."""
+    card once, and the score formula ("Match and the round score")."""
     r = Round(preset, seed=seed)
     play_random_round(r, rnd)
     check_round(r)
@@ -271,7 +273,7 @@ def test_random_rounds_with_random_switches(preset, switches, seed, rnd):
        preset=st.sampled_from(["schieber", "seed_nl", "seed_vaud"]), kreuzweis=st.booleans(),
        contract=st.sampled_from(CONTRACTS))
 def test_declared_weis_match_the_reference(hand, preset, kreuzweis, contract):
-    """§5 "what a player declares", for any 9-card hand (runs never split, counting quads)."""
+    """Weis: "what a player declares", for any 9-card hand (runs never split, counting quads)."""
     rules = make_rules(preset, kreuzweis=kreuzweis)
     assert weis_of(hand, contract, rules) == ref_weis(set(hand), rules)
 
@@ -315,7 +317,7 @@ RULE_TEST_FILES = ["test_rules_config.py", "test_card_play.py", "test_scoring.py
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="already running without JIT")
 def test_rule_sample_passes_with_numba_jit_disabled():
-    """The core "run[s] unchanged as plain Python under NUMBA_DISABLE_JIT=1": the tests marked
+    """The engine "run[s] unchanged as plain Python under NUMBA_DISABLE_JIT=1": the tests marked
     ``nojit_sample`` pass there too."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     files = [str(ROOT / "tests" / f) for f in RULE_TEST_FILES]

@@ -1,4 +1,4 @@
-"""Game records (docs/records.md, jass_env/records.py): writing, checking and the command line.
+"""Game records (docs/records.md, jass_env/records/): writing, checking and the command line.
 
 Records written by the engine must check clean under every preset; every kind of disagreement
 (illegal play, ``legal`` set, trick winner and points, Weis, Stöck, points, Match, score) is

@@ -11,7 +11,7 @@ import jass_env
 
 
 def test_pettingzoo_make_builds_the_aec_env_with_keyword_arguments():
-    import jass_env.aec  # noqa: F401  (registers jass_v0)
+    import jass_env.envs.aec  # noqa: F401  (registers jass_v0)
 
     env = pettingzoo.make("aec", "jass_v0", rules="seed_vaud", episode="match")
     env.reset(seed=3)
@@ -20,7 +20,7 @@ def test_pettingzoo_make_builds_the_aec_env_with_keyword_arguments():
 
 
 def test_gymnasium_make_builds_the_single_agent_wrapper():
-    import jass_env.wrappers  # noqa: F401  (registers jass_env/Jass-v0)
+    import jass_env.envs.gym  # noqa: F401  (registers jass_env/Jass-v0)
 
     env = gymnasium.make("jass_env/Jass-v0", seat=1)
     obs, _ = env.reset(seed=0)
@@ -28,7 +28,7 @@ def test_gymnasium_make_builds_the_single_agent_wrapper():
 
 
 def test_gymnasium_make_builds_the_differenzler_seats():
-    import jass_env.wrappers  # noqa: F401  (registers the ids)
+    import jass_env.envs.gym  # noqa: F401  (registers the ids)
 
     for gym_id, players in (("jass_env/Differenzler-v0", 4), ("jass_env/Differenzler3-v0", 3)):
         env = gymnasium.make(gym_id, seat=players - 1)
@@ -38,7 +38,7 @@ def test_gymnasium_make_builds_the_differenzler_seats():
 
 
 def test_pettingzoo_make_builds_the_differenzler_envs():
-    import jass_env.aec  # noqa: F401  (registers the names)
+    import jass_env.envs.aec  # noqa: F401  (registers the names)
 
     for name, game in (("differenzler_v0", "differenzler"), ("differenzler3_v0", "differenzler3")):
         env = pettingzoo.make("aec", name, episode="match")
@@ -53,8 +53,9 @@ def test_package_exposes_env_raw_env_and_vector_env():
 
 
 def test_importing_the_engine_loads_no_rl_library_or_torch():
-    code = ("import sys, jass_env, jass_env.core, jass_env.records, jass_env.observation,"
-            " jass_env.observation_differenzler, jass_env.encoding, jass_env.rewards;"
+    code = ("import sys, jass_env, jass_env.engine.transitions, jass_env.records,"
+            " jass_env.games.schieber.observation, jass_env.games.differenzler.observation,"
+            " jass_env.envs.encoding, jass_env.envs.rewards;"
             "bad = [m for m in ('pettingzoo', 'gymnasium', 'torch', 'agents') if m in sys.modules];"
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -62,7 +63,7 @@ def test_importing_the_engine_loads_no_rl_library_or_torch():
 
 
 def test_the_environments_import_no_agents_or_torch():
-    code = ("import sys, jass_env.aec, jass_env.vector, jass_env.wrappers;"
+    code = ("import sys, jass_env.envs.aec, jass_env.envs.vector, jass_env.envs.gym;"
             "bad = [m for m in ('torch', 'agents') if m in sys.modules];"
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

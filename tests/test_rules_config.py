@@ -13,8 +13,9 @@ import dataclasses
 import pytest
 
 from jass_env import PRESETS, SCHIEBER_PRESETS, Match, Round, RulesError, make_rules
-from jass_env.cards import CONTRACTS
-from jass_env.rules import RP_SIZE, Rules
+from jass_env.engine.cards import CONTRACTS
+from jass_env.engine.switches import RP_GAME
+from jass_env.games import overrides, preset
 
 PRESET_NAMES = ("schieber", "schieber_2500", "tournament", "seed_nl", "seed_vaud")
 
@@ -23,9 +24,9 @@ PRESET_NAMES = ("schieber", "schieber_2500", "tournament", "seed_nl", "seed_vaud
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_every_preset_loads_and_plays(name):
     """docs/rules.md names five presets; each loads by name and runs a round and a match."""
-    rules = Rules.preset(name)
+    rules = preset(name)
     assert rules.name == name and make_rules(name) == rules and PRESETS[name] is rules
-    assert rules.params.shape == (RP_SIZE,)
+    assert rules.params.shape == (RP_GAME,)     # the shared parameters; Schieber has no own switches
     r = Round(name, seed=5)
     r.step(int(r.legal_actions()[0]))
     assert r.rules is rules or r.rules == rules
@@ -165,11 +166,11 @@ def test_rules_must_be_a_preset_name_or_rules_object():
 
 def test_every_switch_is_settable_on_top_of_a_preset():
     """"Every switch is also settable on its own, on top of a preset": the other switches keep the
-    preset's values and ``overrides()`` names what changed."""
+    preset's values and ``overrides(rules)`` names what changed."""
     r = make_rules("seed_nl", weis=False, stoeck=0)
     assert r.name == "seed_nl" and not r.weis and r.stoeck == 0
     assert r.may_trump_instead_of_following is False and r.multipliers == (3, 2, 1, 1, 3, 4)
-    assert r.overrides() == {"weis": False, "stoeck": 0}
+    assert overrides(r) == {"weis": False, "stoeck": 0}
 
 
 def test_quad_values_dict_merges_into_the_presets_values():

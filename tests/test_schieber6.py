@@ -1,5 +1,6 @@
-"""Schieber for six (docs/schieber6.md, the project's own rules): six players in two teams of three,
-{0, 2, 4} against {1, 3, 5}, 6 cards each, 6 tricks, everything else as Schieber.
+"""Schieber for six (docs/games/schieber.md "Schieber for six", the project's own rules): six players
+in two teams of three, {0, 2, 4} against {1, 3, 5}, 6 cards each, 6 tricks, everything else as
+Schieber.
 
 Expected values come from the rules text: forehand names the contract or pushes to the next
 player of his team (forehand + 2), who must name it, and forehand leads; Weis from the 6-card
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jass_env import Match, Round, make_rules
-from jass_env.cards import CONTRACTS
+from jass_env.engine.cards import CONTRACTS
 
 PLAYERS = HAND = TRICKS = 6
 TEAM = {0: (0, 2, 4), 1: (1, 3, 5)}

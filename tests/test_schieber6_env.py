@@ -1,7 +1,7 @@
 """The Schieber-for-six environments: PettingZoo API, spaces, the documented observation
-(jass_env/observation_schieber6.py), state, team rewards summing to 0, rendering, the Gymnasium
-wrapper and the batched environment (its step-by-step equality with the AEC one is in
-test_vector.py).
+(jass_env/games/schieber/observation.py, sized for six seats), state, team rewards summing to 0,
+rendering, the Gymnasium wrapper and the batched environment (its step-by-step equality with the
+AEC one is in test_vector.py).
 """
 
 from __future__ import annotations
@@ -13,21 +13,27 @@ from conftest import deal
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
-from jass_env import Round, core, encoding
-from jass_env.aec import env, raw_env, schieber6_env
-from jass_env.cards import card_id
-from jass_env.observation_schieber6 import OBS_DIM, SLICES, STATE_DIM
+from jass_env import Round
+from jass_env.engine.cards import card_id
+from jass_env.engine.spec import SPECS
+from jass_env.engine.state import StateView
+from jass_env.envs import encoding
+from jass_env.envs.aec import env, game_env, raw_env
+from jass_env.envs.gym import JassGymEnv
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games.schieber.observation import layout_slices, obs_dim, state_dim
 from jass_env.render import render_table
-from jass_env.vector import VectorJassEnv
-from jass_env.wrappers import JassGymEnv
 
 GAME = "schieber6"
 PLAYERS = 6
+SPEC = SPECS[GAME]
+OBS_DIM, STATE_DIM = obs_dim(SPEC), state_dim(SPEC)
+SLICES = layout_slices(SPEC.players, SPEC.tricks)
 
 
 def _observe(r: Round, observer: int) -> np.ndarray:
     out = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
-    encoding.encode_observation(r.state, observer, r.rp, out)
+    r.game.observation.encode_observation(r.state, observer, r.rp, out)
     return out
 
 
@@ -44,7 +50,7 @@ def test_six_agents_schiebers_43_actions_and_the_documented_sizes() -> None:
     assert e.action_space("player_5").n == 43
     assert e.observation_space("player_0")["observation"].shape == (OBS_DIM,) == (758,)
     assert e.state_space.shape == (STATE_DIM,) == (758 + 6 * 36,)
-    assert e.metadata["name"] == "schieber6_v0" and schieber6_env().unwrapped.rules.game == GAME
+    assert e.metadata["name"] == "schieber6_v0" and game_env(GAME).unwrapped.rules.game == GAME
 
 
 @pytest.mark.parametrize("reward", ["points", "tricks"])
@@ -60,7 +66,7 @@ def test_team_rewards_are_the_score_difference_over_157_for_all_three_players(re
             obs = e.observe(e.agent_selection)
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             total += [e.rewards[a] for a in e.possible_agents]
-        score = core.StateView(e.core_state, e.rules.params).score
+        score = StateView(e.core_state, e.rules.params).score
         diff = (score[0] - score[1]) / 157
         np.testing.assert_allclose(total, [diff, -diff] * 3, atol=1e-6)
 
@@ -95,7 +101,7 @@ def test_points_are_seen_by_team_and_the_state_holds_every_hand() -> None:
     for _ in range(15):
         obs = e.observe(e.agent_selection)
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    view = core.StateView(e.core_state, e.rules.params)
+    view = StateView(e.core_state, e.rules.params)
     for p in range(PLAYERS):
         o = e.observe(f"player_{p}")["observation"]
         own, other = view.points[p % 2], view.points[1 - p % 2]

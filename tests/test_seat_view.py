@@ -1,4 +1,4 @@
-"""jass_env.seat_view: a seat's position from its hand and the public history alone.
+"""jass_env.games.schieber.seat_view: a seat's position from its hand and the public history alone.
 
 The observation and legal mask rebuilt that way must be exactly the ones the real game gives the
 seat; histories with plays the rules forbid (jass-kit's issue-#10 under-trump) are accepted and
@@ -10,11 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from jass_env import Match, Round
-from jass_env.cards import card_id, mask_of
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
-from jass_env.rules import make_rules
-from jass_env.seat_view import SeatViewError, seat_position
+from jass_env import Match, Round, make_rules
+from jass_env.engine.cards import card_id, mask_of
+from jass_env.games.schieber.observation import OBS_DIM, encode_observation
+from jass_env.games.schieber.seat_view import SeatViewError, seat_position
 
 
 def _history(r: Round) -> list[str]:
@@ -26,7 +25,7 @@ def _real(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     encode_observation(r.state, seat, r.rp, obs)
     mask = np.zeros(43, dtype=np.int8)
-    encode_action_mask(r.state, r.rp, mask)
+    r.engine.action_mask(r.state, r.rp, mask)
     return obs, mask
 
 

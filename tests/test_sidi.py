@@ -1,4 +1,4 @@
-"""Sidi-Jass for two (docs/sidi.md, the project's own rules): 8 cards each, a stock of 20 under
+"""Sidi-Jass for two (docs/games/sidi.md "Rules", the project's own rules): 8 cards each, a stock of 20 under
 the open trump card, the winner of a trick draws first, free play while the stock lasts and the
 Schieber card-play rules once it is empty, the exchange of the trump 6, Weis from the dealt hands
 compared between the two players, Stöck, 157 points with the last trick, +100 for all 18 tricks,
@@ -19,9 +19,10 @@ from conftest import ALL_CARDS, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jass_env import Match, Round, core, make_rules
-from jass_env.cards import card_id
-from jass_env.game import IllegalActionError
+from jass_env import Match, Round, make_rules
+from jass_env.engine.cards import card_id
+from jass_env.engine.positions import set_match_scores
+from jass_env.round import IllegalActionError
 
 EXCHANGE = 36
 STOCK = 20
@@ -44,8 +45,8 @@ def sidi_round(hand0: Sequence[str], hand1: Sequence[str], top: Sequence[str] = 
     r = Round("sidi", hands=[list(hand0), list(hand1)], dealer=dealer)
     r.set_stock([*top, *rest, face_up])
     if match_scores is not None:
-        core.reset_match(r.state, True)
-        core.set_match_scores(r.state, list(match_scores), r.rp)
+        r.engine.reset_match(r.state, True, r.rp)
+        set_match_scores(r.state, list(match_scores), r.rp)
     return r
 
 
@@ -294,7 +295,7 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 
 def expected_legal(r: Round) -> set[str]:
-    """The legal actions as the rules state them (docs/sidi.md)."""
+    """The legal actions as the rules state them (docs/games/sidi.md "Drawing and card play")."""
     hand = r.hand(r.to_move)
     if r.stock_left > 0:
         out = set(hand)

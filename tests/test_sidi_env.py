@@ -1,5 +1,5 @@
 """The Sidi environments: PettingZoo API, the 37-action layout and its mask, the documented
-observation (jass_env/observation_sidi.py: open trump card, face-up card, stock size, the cards a
+observation (jass_env/games/sidi/observation.py: open trump card, face-up card, stock size, the cards a
 seat is known to hold), state() with the stock order, zero-sum rewards for the two players,
 rendering, the Gymnasium wrapper and the batched environment (its step-by-step equality with the
 AEC one is in test_vector.py).
@@ -14,23 +14,24 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 from test_sidi import ALL_TRICKS_H0, ALL_TRICKS_H1, ALL_TRICKS_STOCK, H0, H1, losing_card, sidi_round
 
-from jass_env import core, encoding
-from jass_env.aec import env, raw_env, sidi_env
-from jass_env.cards import card_id
-from jass_env.observation_sidi import SLICES, obs_dim, state_dim
+from jass_env.engine.cards import card_id
+from jass_env.engine.spec import SPECS
+from jass_env.engine.state import StateView
+from jass_env.envs import encoding
+from jass_env.envs.aec import env, game_env, raw_env
+from jass_env.envs.gym import JassGymEnv
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games.sidi.observation import LAYOUTS, obs_dim, state_dim
 from jass_env.render import render_table
-from jass_env.spec import SPECS
-from jass_env.vector import VectorJassEnv
-from jass_env.wrappers import JassGymEnv
 
 SPEC = SPECS["sidi"]
-S = SLICES["sidi"]
+S = LAYOUTS.of(SPEC).slices
 EXCHANGE = 36
 
 
 def _observe(r, observer: int) -> np.ndarray:
     out = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
-    encoding.encode_observation(r.state, observer, r.rp, out)
+    r.game.observation.encode_observation(r.state, observer, r.rp, out)
     return out
 
 
@@ -51,7 +52,7 @@ def test_spaces_names_and_the_exchange_action() -> None:
     assert e.action_space("player_0").n == 37 and SPEC.action_names[EXCHANGE] == "exchange trump 6"
     assert e.observation_space("player_0")["observation"].shape == (obs_dim(SPEC),)
     assert e.state_space.shape == (state_dim(SPEC),) == (obs_dim(SPEC) + 36 * 2 + 36 * 20,)
-    assert e.metadata["name"] == "sidi_v0" and sidi_env().unwrapped.rules.game == "sidi"
+    assert e.metadata["name"] == "sidi_v0" and game_env("sidi").unwrapped.rules.game == "sidi"
     assert set(raw_env(game="sidi", reward="tricks").rules.switches()) == set(e.rules.switches())
 
 
@@ -123,7 +124,7 @@ def test_rewards_are_zero_sum_and_pay_the_score_difference(reward: str) -> None:
             obs = e.observe(e.agent_selection)
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             total += [e.rewards[a] for a in e.possible_agents]
-        score = core.StateView(e.core_state, e.rules.params).score
+        score = StateView(e.core_state, e.rules.params).score
         diff = score[0] - score[1]
         expected = np.sign(diff) if reward == "win" else diff / 157
         np.testing.assert_allclose(total, [expected, -expected], atol=1e-6)

@@ -1,6 +1,6 @@
-"""Suit symmetry (jass_env/suit_symmetry.py): renaming the suits of a Schieber deal and of every
-action gives the renamed round: the same scores, and every seat's observation and legal actions
-are the original's renamed by the tables."""
+"""Suit symmetry (jass_env/games/schieber/suit_symmetry.py): renaming the suits of a Schieber deal
+and of every action gives the renamed round: the same scores, and every seat's observation and
+legal actions are the original's renamed by the tables."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from jass_env import Round, make_rules
-from jass_env.cards import CONTRACT_ACTION_OFFSET, N_ACTIONS, card_id
-from jass_env.kernel import dealer, dealt_hand_of
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
-from jass_env.suit_symmetry import (
+from jass_env.engine.cards import card_id
+from jass_env.engine.state import dealer, dealt_hand_of
+from jass_env.games.schieber.observation import OBS_DIM, encode_observation
+from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS
+from jass_env.games.schieber.suit_symmetry import (
     SymmetryError,
     action_index,
     action_source,
@@ -25,7 +26,7 @@ def seen(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     encode_observation(r.state, seat, r.rp, obs)
-    encode_action_mask(r.state, r.rp, mask)
+    r.engine.action_mask(r.state, r.rp, mask)
     return obs, mask
 
 
@@ -56,7 +57,7 @@ def test_a_card_keeps_its_rank_and_takes_the_new_suit():
     assert cards[card_id("H9")] == card_id("C9") and cards[card_id("CA")] == card_id("HA")
     assert cards[card_id("D6")] == card_id("D6")
     actions = action_index(hearts_to_clubs[None])[0]
-    assert actions[CONTRACT_ACTION_OFFSET + 1] == CONTRACT_ACTION_OFFSET + 3      # trump H -> trump C
+    assert actions[CONTRACT_OFFSET + 1] == CONTRACT_OFFSET + 3      # trump H -> trump C
     assert list(actions[40:]) == [40, 41, 42]                                   # Obenabe, Undenufe, push
     source = action_source(hearts_to_clubs[None])[0]
     assert all(source[actions[a]] == a for a in range(N_ACTIONS))

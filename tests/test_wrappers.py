@@ -1,4 +1,4 @@
-"""The Gymnasium single-agent wrapper (jass_env.wrappers.JassGymEnv)."""
+"""The Gymnasium single-agent wrapper (jass_env.envs.gym.JassGymEnv)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from jass_env import core
-from jass_env.game import IllegalActionError
-from jass_env.observation import OBS_DIM
-from jass_env.wrappers import JassGymEnv, RandomLegalAgent
+from jass_env.engine.state import StateView
+from jass_env.envs.gym import JassGymEnv, RandomLegalAgent
+from jass_env.games.schieber.observation import OBS_DIM
+from jass_env.round import IllegalActionError
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -46,7 +46,7 @@ def test_reward_is_the_seats_round_result(seat):
     for seed in range(3):
         total, steps = play_episode(env, seed, np.random.default_rng(seed))
         st = env.aec.core_state
-        score = core.StateView(st, env.rules.params).score
+        score = StateView(st, env.rules.params).score
         own, opp = score[seat % 2], score[1 - seat % 2]
         assert total == pytest.approx((own - opp) / 157)
         assert 9 <= steps <= 11                                     # 9 cards, maybe a contract choice
@@ -56,7 +56,7 @@ def test_reward_is_the_seats_round_result(seat):
 def test_match_episode():
     env = JassGymEnv(seat=0, episode="match", reward="win", flat=True)
     total, steps = play_episode(env, 1, np.random.default_rng(1))
-    w = core.StateView(env.aec.core_state, env.rules.params).match_winner
+    w = StateView(env.aec.core_state, env.rules.params).match_winner
     assert total == (1.0 if w == 0 else -1.0) and steps > 9
 
 

@@ -1,0 +1,127 @@
+"""The round rules of trump by the first discard: no bidding, and the first card that does not
+follow suit fixes trump (the package's docstring).
+
+State: before trump is fixed ``S_CONTRACT`` is Obenabe (4) and ``S_DECLARER`` is −1; the fix sets
+``S_CONTRACT`` to the trump suit, ``S_DECLARER`` to the player who fixed it and ``S_TRUMP_CARD`` to
+his card (where in the tricks it lies follows from ``S_PLAYS``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from jass_env.engine.cards import KING_QUEEN, OBENABE
+from jass_env.engine.jit import engine_inline, engine_jit
+from jass_env.engine.spec import Switch
+from jass_env.engine.state import (
+    PHASE_PLAY,
+    S_CONTRACT,
+    S_DECLARER,
+    S_HANDS,
+    S_N_IN_TRICK,
+    S_PHASE,
+    S_PLAYS,
+    S_POINTS,
+    S_SCORE,
+    S_STOECK_PLAYER,
+    S_TRICK,
+    S_TRICK_NO,
+    S_TRICK_POINTS,
+    S_TRICK_WINNER,
+    S_TRUMP_CARD,
+    S_VOIDS,
+    n_players,
+)
+from jass_env.engine.switches import RP_GAME, RP_STOECK, RP_VALUES, Rules
+
+#: a hand in which nobody ever discards: "obenabe" (it counts with Obenabe ranking and values)
+#: or "annul" (every player scores 0 for it)
+NO_TRUMP_HANDS = ("obenabe", "annul")
+NO_TRUMP_OBENABE, NO_TRUMP_ANNUL = range(2)
+RP_NO_TRUMP_HAND = RP_GAME + 0     # index into NO_TRUMP_HANDS
+
+
+def _is_no_trump_hand(value: object) -> bool:
+    return value in NO_TRUMP_HANDS
+
+
+#: the switch both games have
+NO_TRUMP_HAND = Switch("no_trump_hand", "obenabe", ", ".join(NO_TRUMP_HANDS), _is_no_trump_hand,
+                       "a hand without any discard counts with Obenabe values (\"obenabe\") or scores "
+                       "0 for everyone (\"annul\")")
+#: the shared switches neither game has, at their one value
+FIXED = {"contracts": ("D", "H", "S", "C"), "push": False, "match_bonus": 0,
+         "multipliers": (1, 1, 1, 1, 1, 1), "target": 0, "bergpreis": 0, "first_forehand": "random",
+         "leader_after_push": "forehand", "ou_card_values": True}
+
+
+def pack(rules: Rules) -> list[int]:
+    """The games' own switch as the compiled rules read it (from RP_GAME on)."""
+    return [NO_TRUMP_HANDS.index(rules.no_trump_hand)]
+
+
+@engine_inline
+def begin_round(st: np.ndarray, rp: np.ndarray) -> None:
+    """After the deal: no trump yet (Obenabe ranking), forehand leads."""
+    st[S_CONTRACT] = OBENABE
+    st[S_DECLARER] = -1
+    st[S_TRUMP_CARD] = -1
+    st[S_PHASE] = PHASE_PLAY
+
+
+@engine_inline
+def is_fixing(st: np.ndarray, card: int) -> bool:
+    """Whether ``card``, about to be played, fixes trump: none is fixed yet, it is not the lead,
+    and it does not follow the led suit (a player holding the led suit must follow while there is
+    no trump)."""
+    return st[S_N_IN_TRICK] > 0 and st[S_DECLARER] < 0 and card // 9 != st[S_TRICK] // 9
+
+
+@engine_jit
+def fix_trump(st: np.ndarray, player: int, card: int, rp: np.ndarray, stoeck: bool) -> None:
+    """``player`` cannot follow and plays ``card`` (not yet removed from his hand): its suit is
+    trump from now on. Recounts the finished tricks with the trump's values; records that he
+    showed a void; with ``stoeck``, who holds the Stöck (trump K and Q) now."""
+    suit = card // 9
+    st[S_CONTRACT] = suit
+    st[S_DECLARER] = player
+    st[S_TRUMP_CARD] = card
+    st[S_VOIDS + player] |= np.int64(1) << (st[S_TRICK] // 9)
+    n = n_players(rp)
+    base = RP_VALUES + 36 * suit
+    for t in range(st[S_TRICK_NO]):
+        points = 0
+        for i in range(n):
+            points += rp[base + st[S_PLAYS + n * t + i]]
+        st[S_POINTS + st[S_TRICK_WINNER + t]] += points - st[S_TRICK_POINTS + t]
+        st[S_TRICK_POINTS + t] = points
+    if stoeck and rp[RP_STOECK] > 0:
+        kq = KING_QUEEN[suit]
+        for q in range(n):
+            if (st[S_HANDS + q] & kq) == kq:        # the fixer's hand still holds his card
+                st[S_STOECK_PLAYER] = q
+
+
+@engine_inline
+def annulled(st: np.ndarray, rp: np.ndarray) -> bool:
+    """Whether the hand scores 0 for everyone: nobody discarded, under ``no_trump_hand = "annul"``."""
+    return st[S_DECLARER] < 0 and rp[RP_NO_TRUMP_HAND] == NO_TRUMP_ANNUL
+
+
+@engine_inline
+def annul(st: np.ndarray, rp: np.ndarray) -> None:
+    for p in range(n_players(rp)):
+        st[S_SCORE + p] = 0
+
+
+@engine_jit
+def fix_position(st: np.ndarray, rp: np.ndarray) -> tuple[int, int]:
+    """(trick from 0, position from 0 = the leader) of the card that fixed trump; (-1, -1) while
+    none is fixed."""
+    if st[S_DECLARER] < 0:
+        return -1, -1
+    n = n_players(rp)
+    card = st[S_TRUMP_CARD]
+    for i in range(n * (st[S_TRICK_NO] + 1)):
+        if st[S_PLAYS + i] == card:
+            return i // n, i % n
+    return -1, -1

@@ -1,0 +1,166 @@
+"""The game contract: what every game of the family declares, once, at the top of its package.
+
+A game is a package ``jass_env/games/<game>/`` whose ``__init__.py`` declares the facts below (as
+OpenSpiel's Python games declare ``_GAME_TYPE`` and ``_GAME_INFO``), followed by four modules with
+the same function names in every game:
+
+* ``rules.py``: the compiled hooks the engine calls (:mod:`jass_env.engine.hooks`);
+* ``observation.py``: ``OBS_VERSION``, ``obs_slices(spec)``, ``obs_dim(spec)``, ``state_dim(spec)``,
+  ``observation_bounds(rules)`` and the compiled ``encode_observation``/``encode_state``;
+* ``records.py``: the game's part of a record (docs/records.md; the names are listed in
+  :mod:`jass_env.games._records`): ``REQUIRED_FIELDS``, ``fields(round)``, ``deal(round)``,
+  ``outcome(round)``, ``parse(...)``, ``parse_outcome(obj, rules)``;
+* ``render.py``: ``lines(round, show)``, the game's lines of the text table.
+
+The facts:
+
+==============  ===============================================================================
+fact            what it says
+==============  ===============================================================================
+TITLE           the game's name for people
+KIND            its number in the compiled engine (unique; a compile-time constant of every
+                compiled entry point made for it)
+SPECS           its :class:`~jass_env.engine.spec.GameSpec` per player count or sheet, by name
+PRESETS         its named rule sets (:class:`~jass_env.engine.switches.Rules`), the default first
+BETTER          "higher" or "lower": which way a score (round, match, game total) is better
+PROTOCOL        how agents are evaluated in it: "duplicate" (team games, duplicate deals),
+                "rotation" (games played alone, seat rotation) or "whole_game" (duplicate deal
+                sequences of whole games)
+STATISTIC       the headline statistic of its evaluation (:class:`Statistic`)
+REWARDS         its reward kinds, the default first (:mod:`jass_env.envs.rewards`)
+REWARD_SCALE    the divisor of its "points" reward (a number, or a function of the rules)
+ENV_IDS         spec name -> (PettingZoo id, Gymnasium id)
+BOTS            agent name -> "module:Class" of its rule-based bots (imported only when asked for);
+                ``"random_phase"``: how the random bot plays the game's phase actions, if not
+                uniformly (an ``agents.random_bot.PhaseRule``)
+CHECKPOINTS     spec name -> file name of its shipped policy under ``agents/checkpoints/``
+READERS         the class of its own readers of a round (``round.sheets``, ``round.stock``, ...),
+                made with the round (:class:`jass_env.round.Round`), or None
+==============  ===============================================================================
+
+:func:`load` reads a package into a :class:`Game` and says which fact is missing or wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from jass_env.engine.spec import GameSpec
+from jass_env.engine.switches import Rules
+
+BETTER = ("higher", "lower")
+PROTOCOLS = ("duplicate", "rotation", "whole_game")
+REWARD_KINDS = ("points", "win", "tricks")
+#: the facts every game declares (the module docstring), and the modules beside them
+FACTS = ("TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
+         "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS")
+MODULES = ("rules", "observation", "records", "render")
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """The headline figure of an evaluation of a game."""
+
+    key: str                 #: its key in an evaluation's result dict
+    text: str                #: what it is, for tables
+    axis: str                #: what it is, short, for a plot's axis
+    higher_is_better: bool
+    score: str = "score"     #: the round score it compares, as the seat-rotation report names it
+    exact_hits: bool = False  #: whether a round score below 0 is an exact hit (Differenzler)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its package's facts and modules (see the module docstring)."""
+
+    name: str
+    title: str
+    kind: int
+    specs: Mapping[str, GameSpec]
+    presets: Mapping[str, Rules]
+    better: str
+    protocol: str
+    statistic: Statistic
+    rewards: tuple[str, ...]
+    reward_scale: Any
+    env_ids: Mapping[str, tuple[str, str]]
+    bots: Mapping[str, str]
+    checkpoints: Mapping[str, str]
+    readers: Any
+    rules: ModuleType = field(repr=False)
+    observation: ModuleType = field(repr=False)
+    records: ModuleType = field(repr=False)
+    render: ModuleType = field(repr=False)
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.better == "higher"
+
+    @property
+    def sign(self) -> int:
+        """+1 when a higher score is better, -1 when a lower one is."""
+        return 1 if self.higher_is_better else -1
+
+    def points_scale(self, rules: Rules) -> float:
+        """The divisor of the "points" reward under ``rules``."""
+        return float(self.reward_scale(rules) if callable(self.reward_scale) else self.reward_scale)
+
+
+#: the numbers of games kept outside jass_env start here (jass_env's own games are 0..999)
+OUTSIDE_KINDS = 1000
+
+
+def source_kind(init_file: str) -> int:
+    """The ``KIND`` of a game package kept outside jass_env (a user's, a test's), from its sources:
+    the compile cache is keyed by jass_env's sources only, and a number that changes with the
+    game's own sources keeps it from serving code compiled for an older version of the game.
+    ``init_file``: the package's ``__file__``."""
+    h = hashlib.sha256()
+    for path in sorted(Path(init_file).resolve().parent.rglob("*.py")):
+        h.update(path.read_bytes())
+    return OUTSIDE_KINDS + int(h.hexdigest()[:7], 16)
+
+
+class GameContractError(ValueError):
+    """A game package that does not declare what the contract asks for."""
+
+
+def load(package: ModuleType) -> Game:
+    """The :class:`Game` of a game package; GameContractError names what is missing or wrong."""
+    name = package.__name__.rsplit(".", 1)[-1]
+
+    def fail(what: str) -> GameContractError:
+        return GameContractError(f"game package {package.__name__}: {what}")
+
+    missing = [f for f in FACTS if not hasattr(package, f)]
+    missing += [m for m in MODULES if not isinstance(getattr(package, m, None), ModuleType)]
+    if missing:
+        raise fail(f"lacks {', '.join(missing)} (see jass_env.games.base)")
+    facts: dict[str, Any] = {f: getattr(package, f) for f in FACTS}
+    if facts["BETTER"] not in BETTER:
+        raise fail(f"BETTER is {facts['BETTER']!r}; allowed: {', '.join(BETTER)}")
+    if facts["PROTOCOL"] not in PROTOCOLS:
+        raise fail(f"PROTOCOL is {facts['PROTOCOL']!r}; allowed: {', '.join(PROTOCOLS)}")
+    if not facts["REWARDS"] or any(r not in REWARD_KINDS for r in facts["REWARDS"]):
+        raise fail(f"REWARDS is {facts['REWARDS']!r}; allowed: some of {', '.join(REWARD_KINDS)}")
+    for spec_name, spec in facts["SPECS"].items():
+        if spec.name != spec_name or spec.game != name or spec.kind != facts["KIND"]:
+            raise fail(f"spec {spec_name!r} must be named so, with game {name!r} and kind {facts['KIND']}")
+        if spec_name not in facts["ENV_IDS"]:
+            raise fail(f"ENV_IDS lacks spec {spec_name!r}")
+    for preset_name, rules in facts["PRESETS"].items():
+        if rules.name != preset_name or rules.game not in facts["SPECS"]:
+            raise fail(f"preset {preset_name!r} must be named so and be for one of its SPECS")
+    return Game(name=name, title=facts["TITLE"], kind=facts["KIND"], specs=facts["SPECS"],
+                presets=facts["PRESETS"], better=facts["BETTER"], protocol=facts["PROTOCOL"],
+                statistic=facts["STATISTIC"], rewards=tuple(facts["REWARDS"]),
+                reward_scale=facts["REWARD_SCALE"],
+                env_ids=facts["ENV_IDS"], bots=facts["BOTS"], checkpoints=facts["CHECKPOINTS"],
+                readers=facts["READERS"],
+                rules=package.rules, observation=package.observation, records=package.records,
+                render=package.render)

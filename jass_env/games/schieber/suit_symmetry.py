@@ -1,0 +1,111 @@
+"""Suit symmetry of a Schieber round: renaming the suits gives an equivalent position.
+
+In Schieber the four suits play the same part: a position whose suits are renamed by a
+permutation σ of D H S C (every card ``9 s + r`` becomes ``9 σ(s) + r``, a trump contract in suit
+``s`` becomes the trump contract in ``σ(s)``, Obenabe, Undenufe and the push stay) is played the
+same way and scores the same, as long as the rules treat the renamed suits alike. They do unless
+a rule names a suit:
+
+* ``multipliers``: trump ``s`` and trump ``σ(s)`` must have the same multiplier;
+* ``contracts``: trump ``σ(s)`` must be allowed where trump ``s`` is;
+* ``weis_comparison="vaud"`` ranks equal Weis by suit (H > C > S > D): then no suit may move.
+
+(The match's first forehand, the holder of ♦7 under ``first_forehand="D7"``, is fixed before any
+position exists and does not enter a round's play.)
+
+For a learner this is free data: a labelled decision is also a labelled decision of each renamed
+position (``agents.search.distill``'s ``augment``). The tables here rename an observation of
+:mod:`jass_env.games.schieber.observation` (Schieber's layout, 529 features) and the 43 actions:
+
+* :func:`suit_permutations` (m, 4): the permutations the rules allow, the identity first;
+* :func:`observation_index` (m, OBS_DIM): ``renamed_obs = obs[index[i]]`` under permutation i;
+* :func:`action_index` (m, N_ACTIONS): ``renamed_action = index[i][action]``, and its inverse
+  :func:`action_source` for renaming a mask or logits: ``renamed_mask = mask[source[i]]``.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+
+from jass_env.engine.cards import CONTRACTS, N_CARDS, N_RANKS, N_SUITS
+from jass_env.engine.switches import Rules
+from jass_env.games import make_rules
+
+from .observation import OBS_DIM, SLICES
+from .rules import CONTRACT_OFFSET, N_ACTIONS
+
+#: the game whose observation layout the tables rename
+GAME = "schieber"
+#: observation slices indexed by card id (36 per seat, or 36 for my hand)
+CARD_SLICES = ("hand", "played", "trick", "weis_public")
+#: observation slices of (seat x suit) flags
+SUIT_SLICES = ("voids",)
+
+
+class SymmetryError(ValueError):
+    """Suit symmetry asked of a game it does not apply to."""
+
+
+def suit_permutations(rules: str | Rules = "schieber") -> np.ndarray:
+    """The suit renamings under which ``rules`` play the same (int64[m, 4]: row i maps suit s to
+    ``row[s]``), the identity first; every one of the 24 for the ``schieber`` preset."""
+    rules = make_rules(rules)
+    if rules.game != GAME:
+        raise SymmetryError(f"suit symmetry is defined for {GAME} rules only, not {rules.game!r}")
+    weis_ranks_suits = rules.weis and rules.weis_comparison == "vaud"
+    allowed = [CONTRACTS[s] in rules.contracts for s in range(N_SUITS)]
+    keep = [p for p in permutations(range(N_SUITS))
+            if all(rules.multipliers[p[s]] == rules.multipliers[s] and allowed[p[s]] == allowed[s]
+                   for s in range(N_SUITS))
+            and not (weis_ranks_suits and p != tuple(range(N_SUITS)))]
+    return np.array(keep, dtype=np.int64)
+
+
+def card_permutation(perm: np.ndarray) -> np.ndarray:
+    """The renamed id of every card (int64[36]) under the suit permutation ``perm`` (int[4])."""
+    cards = np.arange(N_CARDS)
+    return np.asarray(perm, dtype=np.int64)[cards // N_RANKS] * N_RANKS + cards % N_RANKS
+
+
+def action_index(perms: np.ndarray) -> np.ndarray:
+    """Renamed action of each action (int64[m, 43]) under each permutation of ``perms`` (m, 4)."""
+    out = np.tile(np.arange(N_ACTIONS, dtype=np.int64), (len(perms), 1))
+    for i, perm in enumerate(perms):
+        out[i, :N_CARDS] = card_permutation(perm)
+        out[i, CONTRACT_OFFSET:CONTRACT_OFFSET + N_SUITS] = CONTRACT_OFFSET + perm
+    return out
+
+
+def action_source(perms: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`action_index` (int64[m, 43]): the action each renamed slot comes from."""
+    index = action_index(perms)
+    out = np.empty_like(index)
+    rows = np.arange(len(perms))[:, None]
+    out[rows, index] = np.arange(N_ACTIONS)
+    return out
+
+
+def observation_index(perms: np.ndarray) -> np.ndarray:
+    """Gather index (int64[m, OBS_DIM]) of the renamed observation: feature j of the position
+    renamed by ``perms[i]`` is feature ``index[i, j]`` of the original."""
+    out = np.tile(np.arange(OBS_DIM, dtype=np.int64), (len(perms), 1))
+    for i, perm in enumerate(perms):
+        cards = card_permutation(perm)
+        inverse = np.argsort(perm)
+        for name in CARD_SLICES:
+            s = SLICES[name]
+            for base in range(s.start, s.stop, N_CARDS):
+                out[i, base + cards] = base + np.arange(N_CARDS)
+        for name in SUIT_SLICES:
+            s = SLICES[name]
+            for base in range(s.start, s.stop, N_SUITS):
+                out[i, base:base + N_SUITS] = base + inverse
+        c = SLICES["contract"].start
+        out[i, c:c + N_SUITS] = c + inverse
+    return out
+
+
+__all__ = ["suit_permutations", "card_permutation", "action_index", "action_source", "observation_index",
+           "SymmetryError", "CARD_SLICES", "SUIT_SLICES"]
