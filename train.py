@@ -31,7 +31,7 @@ that holds files unless ``--overwrite`` is given, which replaces the earlier run
 and ``checkpoints/latest.pt`` (every ``checkpoint_every`` iterations and at the end) and
 ``checkpoints/best.pt`` (the best statistic against the heuristic, on the deal set ``eval_seed``:
 points per hand in Schieber, the game score difference over whole games (duplicate deal
-sequences) in Coiffeur, the penalty difference in Differenzler, :mod:`agents.headline`).
+sequences) in Coiffeur, the penalty difference in Differenzler, :mod:`agents.evaluation.headline`).
 The folder is created only once the start is validated. At the end,
 :func:`final_results` evaluates both on ``final_eval_deals`` deals of the evaluation tool's set
 ``final_eval_seed`` and writes ``results.json`` and ``results.md`` (the table ``main`` prints),
@@ -69,8 +69,8 @@ except ModuleNotFoundError as _exc:  # torch, TensorBoard, PyYAML and matplotlib
 
 from agents.batched import SpecBot, bot_actions, evaluate_vs_bot
 from agents.curves import plot_strength
+from agents.evaluation.protocol import PLAYS, protocol_for, statistic_for
 from agents.files import atomic_write, remove_stale_temp_files
-from agents.headline import statistic
 from agents.network import (
     CheckpointError,
     PolicyNet,
@@ -98,11 +98,10 @@ from agents.ppo import (
 )
 from agents.registry import AgentSpecError
 from agents.trained_for import trained_for
-from agents.whole_games import is_whole_game
 from jass_env.commands import shown_command
-from jass_env.encoding import obs_dim, state_dim
-from jass_env.rules import Rules, make_rules
-from jass_env.vector import VectorJassEnv
+from jass_env.engine.switches import Rules
+from jass_env.envs.encoding import obs_dim, state_dim
+from jass_env.envs.vector import VectorJassEnv
 
 SELF, SNAPSHOT, RANDOM, HEURISTIC, AGENT = (OPPONENT_KINDS.index(k)
                                             for k in ("self", "snapshot", "random", "heuristic", "agent"))
@@ -256,14 +255,8 @@ def final_outputs(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict
 def results_table(res: dict[str, Any]) -> str:
     """The final evaluation as a Markdown table (the game's statistic with its 95 % interval)."""
     bots = res["opponents"]
-    stat = statistic(res["rules"])
-    rules = make_rules(res["rules"])
-    if is_whole_game(rules):
-        protocol = "whole games (duplicate deal sequences: each played twice, the teams swapped)"
-    elif rules.spec.team_mode == "none":
-        protocol = "deals, each played in every seat rotation"
-    else:
-        protocol = "duplicate deals"
+    stat = statistic_for(res["rules"])
+    protocol = PLAYS[protocol_for(res["rules"])]
     rules_flag = "" if res["rules"] == "schieber" else f" --rules {res['rules']}"
     lines = [f"{stat.text[0].upper()}{stat.text[1:]} of the policy (greedy) on {res['deals']:,} {protocol}, "
              f"rules {res['rules']}, deal set {res['deal_set_seed']} (95% intervals); against the heuristic "
@@ -627,7 +620,7 @@ def is_new_best(cfg: TrainConfig, res: dict[str, dict[str, float]], best: float 
     key = best_opponent(cfg.eval_opponents)
     if key is None:
         return False
-    stat = statistic(cfg.rules)
+    stat = statistic_for(cfg.rules)
     value = res[key][stat.key]
     return best is None or (value > best if stat.higher_is_better else value < best)
 
@@ -642,7 +635,7 @@ def episode_margins(final_score: np.ndarray, side: np.ndarray, rules: Rules) -> 
     if rules.spec.team_mode != "none":
         return own - final_score[idx, 1 - side]
     margin = own - (final_score.sum(axis=1) - own) / (rules.spec.sides - 1)
-    return margin if statistic(rules).higher_is_better else -margin
+    return margin if statistic_for(rules).higher_is_better else -margin
 
 
 # ---------------------------------------------------------------------------------- training
@@ -690,7 +683,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, resume: Path | None = N
     rules, rp = env.rules, env.rp
     P, A = rules.spec.players, rules.spec.n_actions      # seats, actions of the game
     D = state_dim(rules) if central else obs_dim(rules)  # what we store per decision (obs = its first part)
-    stat = statistic(rules)
+    stat = statistic_for(rules)
 
     # ---- networks, optimizer, the opponent pool of frozen snapshots (a ring of snapshot_keep slots)
     policy = new_policy(cfg, rules, seed=cfg.seed)

@@ -8,8 +8,9 @@
     network.py    the policy network (masked logits, value head) and its checkpoint files
     policy.py     PolicyAgent: plays a checkpoint (or seeded random weights)
     registry.py   agents by name ("heuristic", "pimc:worlds=10") or checkpoint path
-    stats.py      t intervals, Wilson intervals, sign test, Bradley-Terry / Elo
-    evaluate.py   duplicate evaluation with confidence intervals (python -m agents.evaluate)
+    evaluation/   evaluation with confidence intervals: duplicate deals, seat rotation, whole
+                  games, round robin with Elo (the package's __init__ maps its modules)
+    evaluate.py   the evaluation's command line (python -m agents.evaluate)
     play.py       a person plays one seat in the terminal (python -m agents.play)
     export.py     checkpoint to ONNX (python -m agents.export); onnx_policy.py plays it without torch
 """

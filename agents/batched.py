@@ -1,33 +1,33 @@
 """Bots and evaluations over batches of games, for the trainer (``train.py``).
 
-The trainer steps hundreds of games at once (:class:`jass_env.vector.VectorJassEnv`); its
+The trainer steps hundreds of games at once (:class:`jass_env.envs.vector.VectorJassEnv`); its
 opponents and its evaluations decide whole batches of observations in one call:
 
 * :func:`bot_actions` — the batch form of the bots ``random`` (:func:`agents.random_bot.random_actions`,
-  the one random bot) and ``heuristic`` (compiled batch forms :func:`agents.heuristic.heuristic_actions`
-  in Schieber and :func:`agents.differenzler.heuristic_actions` in Differenzler; the game's
-  heuristic agent of :mod:`agents.registry` row by row in Coiffeur, Mittlere and Molotow), the
-  same decisions their :class:`~agents.base.Agent` classes make for each row.
+  the one random bot) and ``heuristic`` (the game's heuristic agent of :mod:`agents.registry`:
+  its compiled batch form ``act_batch`` where it has one, else row by row), the same decisions
+  their :class:`~agents.base.Agent` classes make for each row.
 * :func:`evaluate_vs_bot` — the greedy policy against a bot under the evaluation tool's protocol
-  of the game (``python -m agents.evaluate``, docs/bots.md), played as one batch. The bot is one
-  of :data:`BATCH_BOTS` or any agent spec of :mod:`agents.registry` (``pimc:worlds=10``,
-  ``search:worlds=30``, a checkpoint): such an agent decides the batch's rows one by one from
-  each row's observation and mask (:class:`SpecBot`).
+  of the game (``python -m agents.evaluate``, docs/bots.md), played as one batch; the protocol
+  and the statistic are the game's (:func:`agents.evaluation.protocol.protocol_for`,
+  :func:`~agents.evaluation.protocol.statistic_for`). The bot is one of :data:`BATCH_BOTS` or any
+  agent spec of :mod:`agents.registry` (``pimc:worlds=10``, ``search:worlds=30``, a checkpoint):
+  such an agent decides the batch's rows one by one from each row's observation and mask
+  (:class:`SpecBot`). Seeds: :mod:`agents.evaluation.seeds`.
 
   - team games (Schieber): **duplicate** — deal ``i`` of the set ``seed`` (seed
-    ``agents.evaluate.deal_seed(seed, i)``, dealer ``i % 4``) played twice, the policy in seats
-    0 & 2, then in 1 & 3 on the same cards; per deal the mean of (policy team's score − bot
-    team's). Statistic ``points_per_hand`` (higher is better).
-  - whole-game games (Coiffeur, :func:`agents.whole_games.is_whole_game`): **duplicate deal
-    sequences** — the game started from seed ``agents.evaluate.match_seed(seed, k)`` (match
-    episodes: every deal of the game comes from that seed, dealers by the preset's rule) played
-    twice, the policy's team in seats 0 & 2, then in 1 & 3; per sequence the mean of (policy
-    team's game score − bot team's). Statistic ``game_score_diff`` (higher is better).
-  - games played alone (Differenzler, Mittlere, Molotow): **seat rotation** — deal ``i`` (dealer
-    ``i % n``) played once per rotation ``k`` with the policy in seat ``k`` and the bot in the other
-    seats; per deal the policy's mean score minus the bots' mean. Statistic (:mod:`agents.headline`)
-    ``penalty_diff`` (Differenzler) or ``score_diff`` (Molotow), lower is better, ``result_diff``
-    (Mittlere), higher is better.
+    ``deal_seed(seed, i)``, dealer ``i % 4``) played twice, the policy in seats 0 & 2, then in
+    1 & 3 on the same cards; per deal the mean of (policy team's score − bot team's). Statistic
+    ``points_per_hand`` (higher is better).
+  - whole-game games (Coiffeur): **duplicate deal sequences** — the game started from seed
+    ``match_seed(seed, k)`` (match episodes: every deal of the game comes from that seed, dealers
+    by the preset's rule) played twice, the policy's team in seats 0 & 2, then in 1 & 3; per
+    sequence the mean of (policy team's game score − bot team's). Statistic ``game_score_diff``
+    (higher is better).
+  - games played alone (Differenzler, Mittlere, Molotow, Sidi): **seat rotation** — deal ``i``
+    (dealer ``i % n``) played once per rotation ``k`` with the policy in seat ``k`` and the bot in
+    the other seats; per deal the policy's mean score minus the bots' mean. Statistic: the game's
+    (``penalty_diff`` in Differenzler, ``score_diff`` in Molotow: lower is better).
 
   Against the (deterministic) heuristic the figures equal the evaluation tool's on the same deal
   set (tests/test_batched.py checks it); against ``random`` the bot's dice differ from the tool's
@@ -42,19 +42,18 @@ from functools import cache
 import numpy as np
 import torch
 
-from jass_env.rules import Rules, make_rules
-from jass_env.spec import KIND_SCHIEBER
-from jass_env.vector import VectorJassEnv
+from jass_env.engine.switches import Rules
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games import make_rules
+from jass_env.games.base import Statistic
 
-from . import differenzler, heuristic
 from .base import Agent
-from .evaluate import deal_seed, match_seed
-from .headline import POINTS_PER_HAND, Statistic, statistic
+from .evaluation.protocol import DUPLICATE, WHOLE_GAME, protocol_for, statistic_for
+from .evaluation.seeds import deal_seed, match_seed
+from .evaluation.stats import mean_ci
 from .network import PolicyNet
 from .random_bot import random_actions
 from .registry import make_agent
-from .stats import mean_ci
-from .whole_games import is_whole_game
 
 #: the bots that decide batches (the trainer's bot opponents and evaluation opponents)
 BATCH_BOTS = ("random", "heuristic")
@@ -70,18 +69,15 @@ def bot_actions(bot: str, rules: Rules, obs: np.ndarray, mask: np.ndarray,
             raise ValueError("the random bot needs a generator (rng)")
         return random_actions(obs, mask, rules, rng)
     if bot == "heuristic":
-        if rules.spec.kind == KIND_SCHIEBER:
-            return heuristic.heuristic_actions(obs, mask, rules.params)
-        if rules.spec.bidding == "prediction":
-            return differenzler.heuristic_actions(obs, mask, rules)
-        return _row_heuristic(rules).actions(obs, mask)
+        return _heuristic(rules).actions(obs, mask)
     raise ValueError(f"unknown batch bot {bot!r}; allowed: {', '.join(BATCH_BOTS)}")
 
 
 class SpecBot:
-    """An agent of the registry deciding a batch row by row: ``actions(obs, mask)`` asks the
-    agent built from ``spec`` (:func:`agents.registry.make_agent`, seeded by ``seed``) for each
-    row's action, from that row's observation and mask only (what its seat may know)."""
+    """An agent of the registry deciding a batch: ``actions(obs, mask)`` asks the agent built from
+    ``spec`` (:func:`agents.registry.make_agent`, seeded by ``seed``) for each row's action, from
+    that row's observation and mask only (what its seat may know); an agent with a batch form of
+    its decisions (``act_batch(obs, mask)``, the compiled heuristics) decides the batch at once."""
 
     def __init__(self, spec: str, rules: Rules, seed: int) -> None:
         self.spec = spec
@@ -89,15 +85,17 @@ class SpecBot:
 
     def actions(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The actions (N,) int64 for observations (N, obs_dim) and masks (N, n_actions)."""
+        act_batch = getattr(self.agent, "act_batch", None)
+        if act_batch is not None:
+            return act_batch(obs, mask)
         return np.array([self.agent.act({"observation": o, "action_mask": m}) for o, m in zip(obs, mask)],
                         dtype=np.int64)
 
 
 @cache
-def _row_heuristic(rules: Rules) -> SpecBot:
-    """The heuristic of a game without a compiled batch form (Coiffeur, Mittlere, Molotow),
-    deciding row by row: these heuristics decide from the row's observation alone (no memory
-    between decisions), so one instance serves every game of a batch."""
+def _heuristic(rules: Rules) -> SpecBot:
+    """The game's heuristic: it decides from a row's observation alone (no memory between
+    decisions), so one instance serves every game of a batch."""
     return SpecBot("heuristic", rules, seed=0)
 
 
@@ -173,17 +171,18 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int,
                     device: torch.device) -> dict[str, float]:
     """The greedy ``policy`` against ``bot`` (a batch bot or an agent spec) on ``deals`` deals
     (whole-game games: deal sequences) of the evaluation tool's set ``seed`` (module docstring).
-    Returns the game's statistic (:func:`statistic`: key ``points_per_hand``,
+    Returns the game's statistic (:func:`~agents.evaluation.protocol.statistic_for`: key ``points_per_hand``,
     ``game_score_diff``, ``penalty_diff``, ``result_diff`` or ``score_diff``) with its 95 %
     t-interval (``ci_low``, ``ci_high``), ``deals``, and Schieber's ``round_win_rate`` (share of
     plays the policy's team scored more, ties half), whole-game games' ``game_win_rate`` (share of
     games the policy's team won, draws half) or the games played alone's ``deal_better_rate``
     (share of deals where its mean score was better than the bots', ties half)."""
     rules = make_rules(rules)
-    stat = statistic(rules)
+    stat = statistic_for(rules)
+    protocol = protocol_for(rules)
     decide = _decider(bot, rules, np.random.default_rng(seed), seed)
     team = np.repeat(np.array([0, 1], dtype=np.int64), deals)     # (2 * deals,) duplicate: the policy's team
-    if is_whole_game(rules):
+    if protocol == WHOLE_GAME:
         # the game's winner is the team with the higher game score (a draw when equal)
         env = VectorJassEnv(2 * deals, rules=rules, episode="match", reward="points", check_actions=False)
         seeds = [match_seed(seed, k) for k in range(deals)]
@@ -191,7 +190,7 @@ def evaluate_vs_bot(policy: PolicyNet, bot: str, rules: str | Rules, deals: int,
         per_sequence, wins = _duplicate(scores, team, deals)
         return _result(stat, per_sequence, "game_win_rate", wins, deals)
     seeds = [deal_seed(seed, i) for i in range(deals)]
-    if stat is POINTS_PER_HAND:
+    if protocol == DUPLICATE:
         n = 2 * deals
         env = VectorJassEnv(n, rules=rules, episode="round", reward="points", check_actions=False)
         scores = _play(env, policy, decide, team, np.arange(n) % deals % 4, seeds * 2, device)

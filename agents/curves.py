@@ -2,7 +2,8 @@
 
     .venv/bin/python -m agents.curves RUN_DIR [--out strength.png]
 
-The trainer logs, at every periodic evaluation, its game's statistic (:mod:`agents.headline`:
+The trainer logs, at every periodic evaluation, its game's statistic (its ``STATISTIC`` fact,
+:mod:`jass_env.games.base`:
 ``eval/points_per_hand_vs_<bot>`` in Schieber, ``eval/penalty_diff_vs_<bot>`` in Differenzler) with its 95 %
 interval (``eval/ci95_low_vs_<bot>``, ``eval/ci95_high_vs_<bot>``) and ``time/elapsed_s``, the
 training time so far (warm start included, resumes accounted for). Runs written before
@@ -24,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from jass_env.commands import module_command
+from jass_env.games.base import Statistic
 
+from .evaluation.protocol import STATISTICS
 from .extras import missing_extra
-from .headline import STATISTICS, Statistic
 
 
 def _prefix(stat: Statistic) -> str:

@@ -10,7 +10,7 @@ about 12 MB, its policy file under 1 MB (:func:`agents.network.slim_policy`).
 
 The graph has two inputs and one output, all with a dynamic batch axis ``batch``:
 
-    observation  float32 (batch, 529)   the observation vector (jass_env.observation, version 1)
+    observation  float32 (batch, 529)   Schieber's observation vector (version 1)
     action_mask  bool    (batch, 43)    legal actions
     logits       float32 (batch, 43)    policy logits; illegal actions = float32 min (-3.4028235e38),
                                         as agents.network.apply_mask does in torch
@@ -50,8 +50,8 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.export (checkpoint export)") from None
 
-from jass_env.cards import N_ACTIONS
-from jass_env.observation import OBS_DIM, OBS_VERSION
+from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
+from jass_env.games.schieber.rules import N_ACTIONS
 
 from .files import atomic_write, file_sha256
 from .network import CheckpointError, PolicyNet, load_policy, slim_policy

@@ -10,7 +10,7 @@
   order from the observations of its seat at each decision (:class:`SeatHistory`), so it must be
   asked at every decision of its seat in a round, as our environments do.
 
-Seats, cards, trump numbers and jass-kit's rule deviation: :mod:`jass_env.jasskit_map` and
+Seats, cards, trump numbers and jass-kit's rule deviation: :mod:`jass_env.games.schieber.jasskit_map` and
 docs/jasskit.md. Both adapters play under jass-kit's rules by default (preset ``tournament``:
 card points only, as jass-kit counts).
 """
@@ -21,21 +21,22 @@ from typing import Any
 
 import numpy as np
 
-from jass_env.cards import N_CARDS, mask_of
-from jass_env.jasskit_map import (
+from jass_env.engine.card_play import trick_winner_position
+from jass_env.engine.cards import N_CARDS, mask_of
+from jass_env.engine.switches import Rules
+from jass_env.games import make_rules
+from jass_env.games.schieber.jasskit_map import (
     JASSKIT_RULES,
     JasskitFormatError,
     action_from_jasskit_trump,
     jasskit_observation_json,
 )
-from jass_env.kernel import trick_winner_position
-from jass_env.rules import Rules, make_rules
-from jass_env.seat_view import N_SEATS, seat_position
+from jass_env.games.schieber.seat_view import N_SEATS, seat_position
 
 from .base import Agent, Observation
+from .bots.schieber import SeatView
 from .extras import missing_extra
 from .jasskit_player import AgentActionError, JasskitPlayer, checked_action
-from .view import SeatView
 
 JASSKIT_EXTRA = "jasskit"
 try:
@@ -53,7 +54,8 @@ class AsJasskitAgent(_JasskitAgent):
     ``agent``: an agent spec (``"heuristic"``, ``"pimc:worlds=20"``, a ``.pt`` or ``.onnx`` path)
     or an agent object with ``act(obs)``; ``rules``: the rules our agent decides under (default
     jass-kit's, preset ``tournament``). Each decision rebuilds the seat's position from the
-    jass-kit observation (:func:`jass_env.jasskit_map.position_from_jasskit`) and asks our agent
+    jass-kit observation (:func:`jass_env.games.schieber.jasskit_map.position_from_jasskit`) and asks
+    our agent
     (:class:`agents.jasskit_player.JasskitPlayer`).
     """
 

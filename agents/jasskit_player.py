@@ -2,21 +2,22 @@
 AsJasskitAgent` (jass-kit's Arena) and :mod:`agents.serve` (jass-kit's player-service protocol).
 
 It works on jass-kit's JSON form of an observation (``GameObservation.to_json``), so it needs no
-jass-kit installed. Seats, cards and trump numbers: :mod:`jass_env.jasskit_map`.
+jass-kit installed. Seats, cards and trump numbers: :mod:`jass_env.games.schieber.jasskit_map`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from jass_env.jasskit_map import (
+from jass_env.engine.switches import Rules
+from jass_env.games import make_rules
+from jass_env.games.schieber.jasskit_map import (
     JASSKIT_RULES,
     JasskitFormatError,
     jasskit_trump_from_action,
     position_from_jasskit,
 )
-from jass_env.rules import Rules, make_rules
-from jass_env.seat_view import SeatPosition
+from jass_env.games.schieber.seat_view import SeatPosition
 
 from .base import AgentActionError, checked_action
 from .registry import make_agent

@@ -32,9 +32,10 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.network (the policy network)") from None
 
-from jass_env.cards import N_ACTIONS, N_SUITS
-from jass_env.observation import OBS_DIM, OBS_VERSION
-from jass_env.suit_symmetry import action_index, observation_index
+from jass_env.engine.cards import N_SUITS
+from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
+from jass_env.games.schieber.rules import N_ACTIONS
+from jass_env.games.schieber.suit_symmetry import action_index, observation_index
 
 from .files import atomic_write, file_sha256
 from .trained_for import layout_problem, stored_trained_for
@@ -69,7 +70,7 @@ class PolicyNet(nn.Module):
         seed: if given, the weights are initialised from a ``torch.Generator`` with this seed
             (reproducible, and the global torch RNG is left untouched).
         suit_renamings: Schieber only: suit permutations (each a list of the new suit of D H S C,
-            those :func:`jass_env.suit_symmetry.suit_permutations` allows). Given, the network
+            those :func:`jass_env.games.schieber.suit_symmetry.suit_permutations` allows). Given, the network
             is the *suit average*: the MLP sees the position under every renaming and the logits
             (renamed back) and values are averaged, so the policy plays the same whichever suit
             is which. Costs one MLP pass per renaming; :meth:`single_view` is the plain MLP.

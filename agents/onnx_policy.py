@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from jass_env.cards import N_ACTIONS
 from jass_env.commands import module_command
-from jass_env.observation import OBS_DIM, OBS_VERSION
-from jass_env.rules import Rules
+from jass_env.engine.switches import Rules
+from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
+from jass_env.games.schieber.rules import N_ACTIONS
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256

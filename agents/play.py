@@ -45,22 +45,17 @@ from typing import TextIO
 
 import numpy as np
 
-from jass_env import core
-from jass_env.cards import (
-    CONTRACT_ACTION_OFFSET,
-    CONTRACT_NAMES,
-    PUSH_ACTION,
-    SUIT_SYMBOLS,
-    SUITS,
-    card_id,
-    card_symbol,
-)
 from jass_env.commands import module_command
-from jass_env.game import Match, Round
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+from jass_env.engine.cards import CONTRACT_NAMES, SUIT_SYMBOLS, SUITS, card_id, card_symbol
+from jass_env.engine.state import PHASE_CONTRACT, StateView
+from jass_env.engine.switches import Rules, RulesError
+from jass_env.envs.encoding import obs_dim
+from jass_env.games import game_of, make_rules
+from jass_env.games.schieber.rules import CONTRACT_OFFSET as CONTRACT_ACTION_OFFSET
+from jass_env.games.schieber.rules import PUSH as PUSH_ACTION
 from jass_env.records import record_of, write_records
 from jass_env.render import render_table
-from jass_env.rules import Rules, RulesError, make_rules
+from jass_env.round import Match, Round
 
 from .base import Agent
 
@@ -256,31 +251,33 @@ class Session:
         return re.sub(rf"\bplayer_{partner}\b", f"player_{partner} (partner)", text)
 
     # acting
-    def observation(self, st: np.ndarray) -> dict[str, np.ndarray]:
-        obs = np.zeros(OBS_DIM, dtype=np.float32)
-        mask = np.zeros(43, dtype=np.int8)
-        encode_observation(st, core.StateView(st, self.rules.params).to_move, self.rules.params, obs)
-        encode_action_mask(st, self.rules.params, mask)
+    def observation(self, rnd: Round) -> dict[str, np.ndarray]:
+        """The observation and legal-action mask of the seat to move, sized by the game."""
+        obs = np.zeros(obs_dim(self.rules), dtype=np.float32)
+        mask = np.zeros(self.rules.spec.n_actions, dtype=np.int8)
+        game_of(self.rules).observation.encode_observation(rnd.state, rnd.to_move, self.rules.params, obs)
+        rnd.engine.action_mask(rnd.state, self.rules.params, mask)
         return {"observation": obs, "action_mask": mask}
 
-    def agent_action(self, st: np.ndarray) -> int:
-        p = core.StateView(st, self.rules.params).to_move
+    def agent_action(self, rnd: Round) -> int:
+        p = rnd.to_move
         agent = self.agents[p]
-        obs = self.observation(st)
+        obs = self.observation(rnd)
         try:
             a = agent.act(obs)
         except Exception as e:
             raise AgentFailure(f"agent {getattr(agent, 'name', agent)!r} in seat {p} failed: "
                                f"{type(e).__name__}: {e}") from e
-        if not isinstance(a, (int, np.integer)) or not 0 <= a < 43 or not obs["action_mask"][a]:
+        mask = obs["action_mask"]
+        if not isinstance(a, (int, np.integer)) or not 0 <= a < len(mask) or not mask[a]:
             raise AgentFailure(f"agent {getattr(agent, 'name', agent)!r} in seat {p} chose {a!r}, "
                                f"not a legal action; legal: {np.flatnonzero(obs['action_mask']).tolist()}")
         return int(a)
 
     def human_action(self, rnd: Round) -> int:
         st = rnd.state
-        view = core.StateView(st, self.rules.params)
-        contract_phase = view.phase == core.PHASE_CONTRACT
+        view = StateView(st, self.rules.params)
+        contract_phase = view.phase == PHASE_CONTRACT
         options = [int(a) for a in rnd.legal_actions()]
         hand = view.hands[self.seat]
         self.term.say()
@@ -356,7 +353,7 @@ class Session:
         while True:
             rnd = game.round if isinstance(game, Match) else game
             st = rnd.state
-            round_no = core.StateView(st, self.rules.params).rounds_done if match else 0
+            round_no = StateView(st, self.rules.params).rounds_done if match else 0
             if round_no != current:
                 current = round_no
                 self.reset_agents(round_no)
@@ -364,7 +361,7 @@ class Session:
                 self.term.say(f"=== Round {round_no + 1}: dealer {self.who(rnd.dealer)}, "
                               f"forehand {self.who(rnd.forehand)} ===")
             player = rnd.to_move
-            action = self.human_action(rnd) if player == self.seat else self.agent_action(st)
+            action = self.human_action(rnd) if player == self.seat else self.agent_action(rnd)
             tricks_before = rnd.trick_number
             finished_before = len(game.finished_rounds) if isinstance(game, Match) else 0
             game.step(action)

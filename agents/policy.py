@@ -29,8 +29,9 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.policy (the policy agent)") from None
 
-from jass_env.rules import Rules, make_rules
-from jass_env.spec import SPECS
+from jass_env.engine.spec import SPECS
+from jass_env.engine.switches import Rules
+from jass_env.games import REGISTRY, game_of, make_rules
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
@@ -42,15 +43,16 @@ DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "default.pt"
 #: the PPO self-play Schieber policy (configs/default.yaml), a plain MLP: the start that
 #: configs/distill.yaml distilled into DEFAULT_CHECKPOINT
 SELFPLAY_CHECKPOINT = CHECKPOINT_DIR / "schieber-selfplay.pt"
-#: the shipped policy of each game that has one (the Schieber one is DEFAULT_CHECKPOINT)
-SHIPPED_CHECKPOINTS = {"schieber": DEFAULT_CHECKPOINT, "differenzler": CHECKPOINT_DIR / "differenzler.pt",
-                       "mittlere": CHECKPOINT_DIR / "mittlere.pt", "molotow": CHECKPOINT_DIR / "molotow.pt",
-                       "sidi": CHECKPOINT_DIR / "sidi.pt", "coiffeur": CHECKPOINT_DIR / "coiffeur.pt"}
+#: the shipped policy of each game spec that has one (each game's CHECKPOINTS fact)
+SHIPPED_CHECKPOINTS = {spec: CHECKPOINT_DIR / name for game in REGISTRY.values()
+                       for spec, name in game.checkpoints.items()}
 
 
 def default_checkpoint(rules: str | Rules | None) -> Path | None:
     """The shipped checkpoint for the game of ``rules`` (None: Schieber), if there is one."""
-    path = SHIPPED_CHECKPOINTS.get(make_rules(rules).game)
+    r = make_rules(rules)
+    name = game_of(r).checkpoints.get(r.game)
+    path = CHECKPOINT_DIR / name if name else None
     return path if path is not None and path.exists() else None
 
 

@@ -12,7 +12,7 @@ centralized critic.
   rewards paid to a seat between two of its decisions belong to the first one, the seat's next
   decision is its next state, and an episode end terminates every seat's trajectory.
 * :class:`CriticNet`: a value MLP over the perfect-information state (the observation followed
-  by all hands, and in Differenzler all predictions: ``jass_env.encoding.state_dim``), used
+  by all hands, and in Differenzler all predictions: ``jass_env.envs.encoding.state_dim``), used
   only during training; the policy sees only the observation.
 
 Every game of the family trains with the same pieces: sizes come from the game (``P`` players,
@@ -42,11 +42,11 @@ try:
 except ModuleNotFoundError as exc:  # torch and PyYAML come with the "train" extra
     raise missing_extra(exc, "agents.ppo (the trainer)") from None
 
-from jass_env import encoding
-from jass_env.observation import STATE_DIM
-from jass_env.rewards import REWARD_KINDS, reward_kinds
-from jass_env.rules import PRESETS, make_rules
-from jass_env.vector import EPISODES
+from jass_env.engine.spec import EPISODES
+from jass_env.envs import encoding
+from jass_env.envs.rewards import REWARD_KINDS, reward_kinds
+from jass_env.games import PRESETS, make_rules
+from jass_env.games.schieber.observation import STATE_DIM
 
 from .network import init_linear_layers
 from .registry import AgentSpecError, parse_spec
@@ -429,7 +429,7 @@ def value_of(policy: nn.Module, critic: nn.Module | None, x: torch.Tensor) -> to
 
 class CriticNet(nn.Module):
     """Centralized value MLP: perfect-information state (B, state_dim) -> value (B,); the default
-    ``state_dim`` is Schieber's (``jass_env.encoding.state_dim`` gives every game's).
+    ``state_dim`` is Schieber's (``jass_env.envs.encoding.state_dim`` gives every game's).
 
     Seen only by the trainer (the state includes the other hands); ``seed`` initialises the
     weights reproducibly (uniform ±1/√fan_in, biases 0) without touching the global torch RNG.

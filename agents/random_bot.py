@@ -1,8 +1,9 @@
 """Uniformly random legal actions (rung L0 of the baseline ladder), in every game of the family.
 
-Cards, contracts and push are drawn uniformly among the legal ones. A Differenzler prediction is
-not drawn (a uniform 0..157 would be a straw man) but the rule of thumb
-:func:`rule_of_thumb_prediction`: 2 × the card points of the own trump cards + 11 per side Ace.
+Cards, contracts and push are drawn uniformly among the legal ones. A game whose phase actions a
+uniform draw would play badly (a Differenzler prediction: a uniform 0..157 would be a straw man)
+names how the random bot plays them: a :class:`PhaseRule` in its ``BOTS`` fact under the key
+:data:`PHASE_RULE` (``"module:NAME"``, imported only when that game is played).
 
 The project's one random bot: :func:`random_actions` decides a batch of observations (the
 trainer's random opponents and evaluations), :class:`RandomAgent` one observation through it.
@@ -10,36 +11,47 @@ trainer's random opponents and evaluations), :class:`RandomAgent` one observatio
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
-from jass_env.kernel import card_points
-from jass_env.rules import Rules, make_rules
-from jass_env.spec import ROUND_POINTS
+from jass_env.engine.switches import Rules
+from jass_env.games import REGISTRY, game_of, make_rules
 
 from .base import Agent
-from .differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, predicting, prediction_action
 
-#: the rule of thumb: each trump card point counts twice, each side (non-trump) Ace 11
-TRUMP_POINT_WEIGHT = 2
-SIDE_ACE_POINTS = 11
-ACE = 0        # rank offset of the Ace within a suit (jass_env.cards)
+#: the key of a game's ``BOTS`` fact that names its :class:`PhaseRule`
+PHASE_RULE = "random_phase"
 
 
-def rule_of_thumb_prediction(hand: int, trump: int, rp: np.ndarray) -> int:
-    """2 × the card points of the trump cards in ``hand`` (36-bit mask) + 11 per side Ace,
-    clipped to 0..157."""
-    cards = [c for c in range(36) if hand >> c & 1]
-    trump_points = sum(int(card_points(c, trump, rp)) for c in cards if c // 9 == trump)
-    side_aces = sum(1 for c in cards if c // 9 != trump and c % 9 == ACE)
-    return min(max(TRUMP_POINT_WEIGHT * trump_points + SIDE_ACE_POINTS * side_aces, 0), ROUND_POINTS)
+class PhaseRule(NamedTuple):
+    """How the random bot plays a game's phase actions instead of drawing them uniformly."""
+
+    #: what the phase action is, for messages ("prediction")
+    what: str
+    #: masks (N, n_actions) -> (N,) bool: the rows the rule decides, from the masks alone
+    rows: Callable[[np.ndarray], np.ndarray]
+    #: (observations (k, obs_dim), masks (k, n_actions), rules) -> (k,) int64 actions of those rows
+    actions: Callable[[np.ndarray, np.ndarray, Rules], np.ndarray]
+
+
+@cache
+def _phase_rule(game: str) -> PhaseRule | None:
+    """The :class:`PhaseRule` of the game named ``game`` (its ``BOTS`` fact), None when it has none."""
+    path = REGISTRY[game].bots.get(PHASE_RULE)
+    if path is None:
+        return None
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def random_actions(obs: np.ndarray, mask: np.ndarray, rules: Rules | None,
                    rng: np.random.Generator) -> np.ndarray:
     """The random bot's action for each row of a batch: a uniformly random legal action, except
-    that a Differenzler seat about to predict predicts by the rule of thumb.
+    the rows the game's :class:`PhaseRule` decides (a Differenzler seat about to predict).
 
     obs: (N, obs_dim) float32 observations; mask: (N, n_actions) bool/0-1 legal actions (every row
     needs one); rules: the game's (None: Schieber); rng: draws one uniform number per action of
@@ -51,12 +63,11 @@ def random_actions(obs: np.ndarray, mask: np.ndarray, rules: Rules | None,
         raise ValueError(f"no legal action in the action mask of row {int(empty[0])} (the round is over?)")
     noise = rng.random(mask.shape)
     actions = np.argmax(np.where(mask, noise, -1.0), axis=1).astype(np.int64)
-    if rules is not None and rules.spec.bidding == "prediction":
-        decode = ViewDecoder(rules)
-        for i in np.flatnonzero(predicting(mask)):
-            view = decode({"observation": obs[i], "action_mask": mask[i]})
-            actions[i] = prediction_action(rule_of_thumb_prediction(int(view[DV_HAND]), int(view[DV_TRUMP]),
-                                                                    rules.params))
+    rule = _phase_rule(game_of(rules).name) if rules is not None else None
+    if rule is not None:
+        rows = np.flatnonzero(rule.rows(mask))
+        if rows.size:
+            actions[rows] = rule.actions(np.asarray(obs)[rows], mask[rows], rules)
     return actions
 
 
@@ -81,7 +92,8 @@ def draw_random_team(rng: np.random.Generator, fraction: float, seats: Sequence[
 
 class RandomAgent(Agent):
     """Plays a uniformly random legal action (contracts and push included), drawn from ``self.rng``;
-    in Differenzler (``rules`` a Differenzler game) it predicts by the rule of thumb.
+    a game's phase actions as its :class:`PhaseRule` says (``rules`` that game's: in Differenzler
+    it predicts by the rule of thumb).
 
     ``reset(seed)`` reseeds, so a deal replayed with the same seed is played the same way.
     """
@@ -96,12 +108,21 @@ class RandomAgent(Agent):
         if "action_mask" not in obs:
             raise ValueError(f"the observation dict needs an 'action_mask' key, got {sorted(obs)}")
         mask = np.asarray(obs["action_mask"])
-        if self.rules is None and predicting(mask[None])[0]:
-            raise ValueError("a Differenzler prediction needs the rules: RandomAgent(rules='differenzler') "
-                             "or make_agent('random', 'differenzler')")
+        if self.rules is None:
+            _refuse_phase_actions(mask[None])
         x = np.asarray(obs.get("observation", np.zeros(0, dtype=np.float32)), dtype=np.float32)
         return int(random_actions(x[None], mask[None], self.rules, self.rng)[0])
 
 
-__all__ = ["RandomAgent", "check_random_opponents", "draw_random_team", "random_actions",
-           "rule_of_thumb_prediction"]
+def _refuse_phase_actions(masks: np.ndarray) -> None:
+    """ValueError when a game's :class:`PhaseRule` would decide one of ``masks`` (N, n_actions):
+    without the rules the random bot cannot play it."""
+    for game in REGISTRY.values():
+        rule = _phase_rule(game.name)
+        if rule is not None and rule.rows(masks).any():
+            raise ValueError(f"a {game.title} {rule.what} needs the rules: RandomAgent(rules={game.name!r}) "
+                             f"or make_agent('random', {game.name!r})")
+
+
+__all__ = ["RandomAgent", "PhaseRule", "PHASE_RULE", "check_random_opponents", "draw_random_team",
+           "random_actions"]

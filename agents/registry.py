@@ -9,31 +9,20 @@ existing file), optionally followed by ``:key=value,...`` policy parameters
 name       parameters (defaults)                              agent
 =========  ================================================  =====================================
 random     seed                                              agents.random_bot.RandomAgent
-heuristic  seed                                              agents.heuristic.HeuristicAgent
-                                                             (Differenzler: agents.differenzler.
-                                                             DifferenzlerHeuristic; Mittlere,
-                                                             Molotow: agents.discard_bots; Sidi:
-                                                             agents.sidi.SidiHeuristic)
-pimc       worlds=10 (Differenzler 20), rollout=heuristic|   agents.pimc.PIMCAgent (Differenzler:
-           random (Differenzler: heuristic; Mittlere,        agents.differenzler.DifferenzlerPIMC;
-           Molotow: random; Sidi: worlds=20, random;         Mittlere, Molotow: agents.discard_pimc.
-           Coiffeur: heuristic only), time_limit (seconds    DiscardPIMC; Sidi: agents.sidi.SidiPIMC;
-           per decision), seed                               Coiffeur: agents.coiffeur_pimc.
-                                                             CoiffeurPIMC)
-policy     checkpoint (default agents/checkpoints/default.pt  agents.policy.PolicyAgent
-           or random weights), greedy=true, seed
+heuristic  seed                                              the game's heuristic (its BOTS fact)
+pimc       worlds, rollout=heuristic|random, time_limit      the game's PIMC (its BOTS fact);
+           (seconds per decision), seed                      defaults per game
+policy     checkpoint (default: the game's shipped policy,   agents.policy.PolicyAgent
+           else random weights), greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
-search     checkpoint (default agents/checkpoints/default.pt), agents.search.SearchAgent
-           worlds=30, candidates (all legal cards),          (Schieber only)
-           contract=policy|search, time_limit (seconds per
-           decision), plays (card plays per decision),
-           margin=0 (points), oversample=1, seed
+search     checkpoint, worlds=30, candidates, contract,      the game's policy-guided search, where
+           time_limit, plays, margin, oversample, seed       it has one (its BOTS fact)
 =========  ================================================  =====================================
 
-``heuristic`` and ``pimc`` resolve by the rules' game: the same spec plays Schieber and Differenzler,
-each with its own bot; Schieber for six is played by the Schieber bots themselves (they read the
-six-seat observation: :mod:`agents.view`). Bot classes are imported only when asked for, so torch
-is loaded only for policy agents.
+``heuristic``, ``pimc`` and ``search`` resolve by the rules' game: each game names its bots in its
+``BOTS`` fact (:mod:`jass_env.games.base`), so the same spec plays every game with that game's own
+bot, and a game without such a bot refuses the spec with the agents it has. Bot classes are
+imported only when asked for, so torch is loaded only for policy agents.
 """
 
 from __future__ import annotations
@@ -41,10 +30,11 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from jass_env.rules import Rules, make_rules
+from jass_env.engine.switches import Rules
+from jass_env.games import game_of, make_rules
 
 from .base import Agent
 
@@ -93,76 +83,37 @@ def _rollout(v: str) -> str:
 
 @dataclass(frozen=True)
 class AgentType:
-    """One registry entry: where the class lives, its parameters (name -> parser), whether it
-    takes the rules as first argument, or (``checks_rules``) as the keyword ``rules`` (a trained
-    policy checks them, the random bot reads the game); ``by_game`` names another (module, class)
-    for some games (the same name then plays each game with its own bot)."""
+    """One registry entry: its parameters (name -> parser) and its help line; where the class lives
+    (``module``, ``cls``), or None for the bots each game names in its ``BOTS`` fact; whether it
+    takes the rules as first argument (``takes_rules``), or as the keyword ``rules``
+    (``checks_rules``: a trained policy checks them, the random bot reads the game)."""
 
-    module: str
-    cls: str
     params: dict[str, Callable[[str], Any]]
-    takes_rules: bool
     help: str
+    module: str | None = None
+    cls: str | None = None
+    takes_rules: bool = True
     checks_rules: bool = False
-    by_game: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def _DIFFERENZLER(cls: str) -> dict[str, tuple[str, str]]:  # noqa: N802 (reads as a table entry)
-    """``by_game`` for a bot class of :mod:`agents.differenzler` in both Differenzler games."""
-    return {"differenzler": ("agents.differenzler", cls), "differenzler3": ("agents.differenzler", cls)}
-
-
-# ---- Coiffeur (issue 15)
-_COIFFEUR_GAMES = ("coiffeur", "coiffeur6", "coiffeur10")
-
-
-def _COIFFEUR(cls: str, module: str = "agents.coiffeur") -> dict[str, tuple[str, str]]:  # noqa: N802
-    """``by_game`` for a Coiffeur bot class (of :mod:`agents.coiffeur` unless ``module`` says) in
-    the three Coiffeur games (reads as a table entry)."""
-    return {g: (module, cls) for g in _COIFFEUR_GAMES}
-
-# --- Mittlere and Molotow (issue 17): their rule-based bots
-_MOLOTOW_GAMES = ("molotow", "molotow3", "molotow5", "molotow6")      # 4, 3, 5 and 6 players
-_DISCARD_HEURISTICS = {"mittlere": ("agents.discard_bots", "MittlereHeuristic"),
-                       **{g: ("agents.discard_bots", "MolotowHeuristic") for g in _MOLOTOW_GAMES}}
-_DISCARD_PIMC = {g: ("agents.discard_pimc", "DiscardPIMC") for g in ("mittlere", *_MOLOTOW_GAMES)}
-# --- end Mittlere and Molotow
-# --- Sidi (project rules): agents.sidi
-_SIDI_HEURISTIC = {"sidi": ("agents.sidi", "SidiHeuristic")}
-_SIDI_PIMC = {"sidi": ("agents.sidi", "SidiPIMC")}
-# --- end Sidi
-
+_SEED = {"seed": int}
 AGENTS: dict[str, AgentType] = {
-    "random": AgentType("agents.random_bot", "RandomAgent", {"seed": int}, False,
-                        "uniformly random legal actions (Differenzler: rule-of-thumb prediction)",
-                        checks_rules=True),
-    "heuristic": AgentType("agents.heuristic", "HeuristicAgent", {"seed": int}, True,
-                           "Graf trump choice and rule-based card play (Differenzler: target tracking; "
-                           "Coiffeur: the row with the largest expected surplus; Mittlere, Molotow: "
-                           "their own heuristics)",
-                           by_game={**_DIFFERENZLER("DifferenzlerHeuristic"),
-                                    **_COIFFEUR("CoiffeurHeuristic"), **_DISCARD_HEURISTICS,
-                                    **_SIDI_HEURISTIC}),
-    "pimc": AgentType("agents.pimc", "PIMCAgent",
-                      {"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
-                      True, "Perfect Information Monte Carlo search",
-                      by_game={**_DIFFERENZLER("DifferenzlerPIMC"), **_DISCARD_PIMC, **_SIDI_PIMC,
-                               **_COIFFEUR("CoiffeurPIMC", "agents.coiffeur_pimc")}),
-    "policy": AgentType("agents.policy", "PolicyAgent",
-                        {"checkpoint": str, "greedy": _bool, "seed": int}, False,
-                        "a trained policy checkpoint (default: agents/checkpoints/default.pt)",
-                        checks_rules=True),
-    "onnx": AgentType("agents.onnx_policy", "OnnxPolicyAgent",
-                      {"path": str, "greedy": _bool, "seed": int}, False,
+    "random": AgentType(_SEED, "uniformly random legal actions (phase actions as the game's bots say)",
+                        "agents.random_bot", "RandomAgent", takes_rules=False, checks_rules=True),
+    "heuristic": AgentType(_SEED, "the game's rule-based bot"),
+    "pimc": AgentType({"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
+                      "Perfect Information Monte Carlo search with the game's objective"),
+    "policy": AgentType({"checkpoint": str, "greedy": _bool, "seed": int},
+                        "a trained policy checkpoint (default: the game's shipped policy)",
+                        "agents.policy", "PolicyAgent", takes_rules=False, checks_rules=True),
+    "onnx": AgentType({"path": str, "greedy": _bool, "seed": int},
                       "an exported ONNX policy (python -m agents.export), run with onnxruntime",
-                      checks_rules=True),
-    # --- policy-guided search (issue 14): Schieber only
-    "search": AgentType("agents.search", "SearchAgent",
-                        {"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
-                         "time_limit": _opt_float, "contract": str, "plays": _pos_int,
-                         "margin": _points, "oversample": _pos_int, "seed": int}, True,
-                        "PIMC whose rollouts are played by a trained policy (Schieber; default "
-                        "agents/checkpoints/default.pt)"),
+                      "agents.onnx_policy", "OnnxPolicyAgent", takes_rules=False, checks_rules=True),
+    "search": AgentType({"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
+                         "time_limit": _opt_float,
+                         "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
+                         "seed": int},
+                        "PIMC whose rollouts are played by a trained policy (where the game has one)"),
 }
 
 
@@ -203,6 +154,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if key not in kind.params:
             raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} for {name}; "
                                  f"{name} takes: {', '.join(kind.params)}")
+        if key in params:
+            raise AgentSpecError(f"agent spec {spec!r}: parameter {key!r} is given twice; give each once")
         try:
             params[key] = kind.params[key](value.strip())
         except ValueError as e:
@@ -235,7 +188,7 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
     if seed is not None:
         params.setdefault("seed", seed)
     rules = make_rules(rules)
-    module_name, cls_name = kind.by_game.get(rules.game, (kind.module, kind.cls))
+    module_name, cls_name = _class_of(name, kind, rules)
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
@@ -256,6 +209,25 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
     return agent
 
 
+def agents_of(rules: str | Rules | None) -> tuple[str, ...]:
+    """The agent names that play the game of ``rules``."""
+    bots = game_of(make_rules(rules)).bots
+    return tuple(n for n, t in AGENTS.items() if t.module is not None or n in bots)
+
+
+def _class_of(name: str, kind: AgentType, rules: Rules) -> tuple[str, str]:
+    """(module, class) of agent ``name`` for the game of ``rules``; AgentSpecError when the game has
+    no such bot."""
+    if kind.module is not None:
+        return kind.module, kind.cls
+    bots = game_of(rules).bots
+    if name not in bots:
+        raise AgentSpecError(f"agent {name!r} does not play {rules.game}; agents for {rules.game}: "
+                             f"{', '.join(agents_of(rules))}")
+    module, _, cls = bots[name].partition(":")
+    return module, cls
+
+
 def agent_description(agent: Any) -> dict[str, Any]:
     """JSON-ready description of an agent for reports: spec, name, class, checkpoint and hash."""
     out = {"spec": getattr(agent, "spec", None), "name": getattr(agent, "name", type(agent).__name__),
@@ -267,4 +239,5 @@ def agent_description(agent: Any) -> dict[str, Any]:
     return out
 
 
-__all__ = ["make_agent", "parse_spec", "describe_specs", "agent_description", "AgentSpecError", "AGENTS"]
+__all__ = ["make_agent", "parse_spec", "describe_specs", "agents_of", "agent_description", "AgentSpecError",
+           "AGENTS"]

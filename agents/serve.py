@@ -22,7 +22,7 @@ A POST body is jass-kit's observation JSON (``GameObservation.to_json``, as its
 wrong: status 400 (unreadable observation, wrong player), 404 (unknown path), 405 (wrong method),
 413 (body too large), 415 (not JSON), 500 (the agent failed). The service answers the next
 request either way. jass-kit need not be installed: the protocol is JSON over HTTP
-(:mod:`jass_env.jasskit_map`, :mod:`agents.jasskit_player`).
+(:mod:`jass_env.games.schieber.jasskit_map`, :mod:`agents.jasskit_player`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,12 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from jass_env.cards import card_name
 from jass_env.commands import module_command
-from jass_env.jasskit_map import JASSKIT_RULES, JasskitFormatError, jasskit_observation_json
-from jass_env.rules import PRESETS, RulesError
-from jass_env.seat_view import HAND_SIZE, N_SEATS, seat_position
+from jass_env.engine.cards import card_name
+from jass_env.engine.switches import RulesError
+from jass_env.games import PRESETS
+from jass_env.games.schieber.jasskit_map import JASSKIT_RULES, JasskitFormatError, jasskit_observation_json
+from jass_env.games.schieber.seat_view import HAND_SIZE, N_SEATS, seat_position
 
 from .jasskit_player import AgentActionError, JasskitPlayer
 from .registry import AgentSpecError, describe_specs

@@ -3,7 +3,7 @@
 A policy checkpoint (``agents.network``) and an exported ONNX file (``agents.export``, as JSON in
 the metadata entry ``trained_for``) carry::
 
-    {"game": "schieber",        # the game (jass_env.spec: schieber, differenzler, differenzler3)
+    {"game": "schieber",        # the game spec (jass_env.engine.spec.SPECS: schieber, molotow5, ...)
      "obs_version": 1, "obs_dim": 529, "n_actions": 43,   # observation and action layout
      "rules": "seed_vaud", "switches": {...}}              # the rules preset and all its switches
 
@@ -23,11 +23,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from jass_env.cards import N_ACTIONS
-from jass_env.encoding import obs_dim, obs_version
-from jass_env.observation import OBS_DIM, OBS_VERSION
-from jass_env.rules import PRESETS, Rules, make_rules
-from jass_env.spec import SPECS
+from jass_env.engine.spec import SPECS
+from jass_env.engine.switches import Rules
+from jass_env.envs.encoding import obs_dim, obs_version
+from jass_env.games import PRESETS, make_rules, preset, presets_of
+from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
+from jass_env.games.schieber.rules import N_ACTIONS
 
 #: the game of files written before ``trained_for`` existed (and of untrained Schieber networks)
 GAME = "schieber"
@@ -38,8 +39,6 @@ class RulesMismatchWarning(UserWarning):
     """A policy plays under rules other than those it was trained for."""
 
 
-#: every switch at its default value (what a checkpoint that predates a switch was trained with)
-_SWITCH_DEFAULTS = Rules().switches()
 
 
 def game_layout(rules: str | Rules | None) -> dict[str, Any]:
@@ -103,13 +102,15 @@ def rules_difference(tf: dict[str, Any], rules: str | Rules) -> list[str] | None
     None when the trained-for rules are unknown (not recorded, or an unknown preset name)."""
     trained = tf.get("switches")
     if not isinstance(trained, dict):
-        preset = PRESETS.get(tf.get("rules"))   # type: ignore[arg-type]
-        if preset is None:
+        named = PRESETS.get(tf.get("rules"))   # type: ignore[arg-type]
+        if named is None:
             return None
-        trained = preset.switches()
-    playing = make_rules(rules).switches()
+        trained = named.switches()
+    r = make_rules(rules)
+    playing = r.switches()
     # a switch newer than the checkpoint was trained at its default value
-    return [k for k in playing if trained.get(k, _SWITCH_DEFAULTS.get(k)) != playing[k]]
+    defaults = preset(presets_of(r.game)[0]).switches()
+    return [k for k in playing if trained.get(k, defaults[k]) != playing[k]]
 
 
 def warn_if_rules_differ(tf: dict[str, Any], rules: str | Rules, what: str) -> None:

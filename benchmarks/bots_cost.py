@@ -42,11 +42,10 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.heuristic import HeuristicAgent  # noqa: E402
-from agents.pimc import PIMCAgent  # noqa: E402
+from agents.bots.schieber import HeuristicAgent, PIMCAgent  # noqa: E402
 from jass_env import Round  # noqa: E402
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation  # noqa: E402
-from jass_env.rules import make_rules  # noqa: E402
+from jass_env.games import make_rules  # noqa: E402
+from jass_env.games.schieber.observation import OBS_DIM, encode_observation  # noqa: E402
 
 
 def time_rounds(agent, rules: str, rounds: int, seed0: int, searched_times: list[float] | None = None,
@@ -64,7 +63,7 @@ def time_rounds(agent, rules: str, rounds: int, seed0: int, searched_times: list
         r = Round(rules, seed=seed0 + i)
         while not r.is_over:
             encode_observation(r.state, r.to_move, r.rp, obs)
-            encode_action_mask(r.state, r.rp, mask)
+            r.engine.action_mask(r.state, r.rp, mask)
             search = r.phase == "play" and int(mask[:36].sum()) > 1
             choosing = r.phase != "play"
             t = time.perf_counter()
@@ -118,7 +117,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     rows.append(("policy", f"{1000 * tot / n_dec:.3f} ms/decision", ""))
     result["policy_ms_per_decision"] = round(1000 * tot / n_dec, 4)
     if args.search_rounds > 0 and make_rules(args.rules).game == "schieber":
-        from agents.search import SearchAgent
+        from agents.search.search import SearchAgent
 
         bots = [SearchAgent(args.rules, worlds=worlds, seed=0) for worlds in args.search_worlds]
         bots += [make_agent(f"search:{params},seed=0", make_rules(args.rules))

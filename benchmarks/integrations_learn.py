@@ -16,7 +16,7 @@ a quick look; the output then says the budget is not the stated one).
   network learns in the other team's two seats; a step is one decision of a learning seat.
 
 After training, the greedy learner plays both seats of its team against ``random`` with
-:func:`agents.evaluate.evaluate_pair` (duplicate deals of the set ``--eval-seed``). For each
+:func:`agents.evaluation.duplicate.evaluate_pair` (duplicate deals of the set ``--eval-seed``). For each
 library the script prints points per hand with its 95 % interval, the steps trained, the wall and
 CPU seconds of training and of the evaluation; the last line is one JSON object with those figures
 (``null`` for a library that is not installed). The target (issue 18): at least

@@ -2,7 +2,7 @@
 
     python benchmarks/ladder.py [--deals 2000] [--workers 2] [--rules schieber] [--seed 0]
 
-Each rung is a two-agent duplicate evaluation (:func:`agents.evaluate.evaluate_pair`): points per
+Each rung is a two-agent duplicate evaluation (:func:`agents.evaluation.duplicate.evaluate_pair`): points per
 hand of A's team minus B's team with a t-based 95 % interval, and the share of deals A won. The
 mirror rows (a bot against itself) check the seat swap: with per-(deal, seat) seeds a bot against
 itself scores exactly 0 on every deal. The last rung (the policy-guided search in its strong
@@ -22,7 +22,7 @@ import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-from agents.evaluate import evaluate_pair  # noqa: E402
+from agents.evaluation.duplicate import evaluate_pair  # noqa: E402
 
 #: the search bot's strong setting (docs/bots.md, the search bot)
 STRONG_SEARCH = "search:worlds=150,candidates=5,plays=14000,contract=search,margin=2"

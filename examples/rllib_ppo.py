@@ -42,7 +42,7 @@ iteration). ``--lr-schedule linear`` lets the learning rate fall from ``--lr`` t
 ``--iterations`` x ``--train-batch-size`` env steps.
 
 At the end of a run the checkpoint it wrote is reloaded and played greedily against ``random`` on
-``--eval-deals`` duplicate deals (:func:`agents.evaluate.evaluate_pair`); the points per hand with
+``--eval-deals`` duplicate deals (:func:`agents.evaluation.duplicate.evaluate_pair`); the points per hand with
 their 95 % interval are the strength figure (the self-play returns above stay near 0 by design).
 
 On a Ray cluster (README, "RLlib (Ray): training beyond one machine", has the commands) every node
@@ -92,11 +92,14 @@ except ImportError as exc:  # the optional extra is missing
     raise
 
 from agents.base import Agent, Observation
-from agents.evaluate import evaluate_pair
+from agents.evaluation.duplicate import evaluate_pair
 from agents.random_bot import check_random_opponents, draw_random_team, random_actions
-from jass_env.aec import AGENTS, raw_env
-from jass_env.cards import N_ACTIONS
-from jass_env.rules import PRESETS, make_rules
+from jass_env.envs.aec import raw_env
+from jass_env.games import PRESETS, make_rules
+from jass_env.games.schieber.rules import N_ACTIONS
+
+#: the AEC env's agents in Schieber (four seats, teams 0 & 2 against 1 & 3)
+AGENTS = tuple(f"player_{p}" for p in range(4))
 
 #: name under which the environment is registered with Ray (``config.environment(ENV_NAME)``)
 ENV_NAME = "jass_rllib_v0"
@@ -424,7 +427,7 @@ def greedy_action(module: RLModule, obs: dict[str, np.ndarray]) -> int:
 
 class RLlibPolicyAgent(Agent):
     """An :class:`agents.base.Agent` that plays :func:`greedy_action` of a trained shared module, for
-    :mod:`agents.evaluate` (its observation ``{"observation", "action_mask"}`` is encoded as the
+    :mod:`agents.evaluation` (its observation ``{"observation", "action_mask"}`` is encoded as the
     env's; only the key names and the mask's dtype differ)."""
 
     def __init__(self, module: RLModule, name: str = "rllib-ppo") -> None:
@@ -439,7 +442,7 @@ class RLlibPolicyAgent(Agent):
 
 
 def evaluate_vs_random(module: RLModule, rules: str, deals: int, seed: int = 0) -> dict[str, Any]:
-    """Duplicate evaluation (:func:`agents.evaluate.evaluate_pair`) of ``module`` (greedy, both
+    """Duplicate evaluation (:func:`agents.evaluation.duplicate.evaluate_pair`) of ``module`` (greedy, both
     seats of its team) against :data:`EVAL_OPPONENT` on ``deals`` deals of deal set ``seed``;
     returns the evaluation summary (``points_per_hand``, ``ci95``, ``share_of_deals_won``, ...)."""
     return evaluate_pair(RLlibPolicyAgent(module), EVAL_OPPONENT, rules=rules, deals=deals,

@@ -23,7 +23,7 @@ seat acts from its observation and action mask, sampling from the masked policy 
 seeded generator.
 
 With ``--envs N`` (default 8) the learner sits in seat ``i % 4`` of env ``i``. After training the
-learner (greedy, both seats of its team) is evaluated with :func:`agents.evaluate.evaluate_pair`
+learner (greedy, both seats of its team) is evaluated with :func:`agents.evaluation.duplicate.evaluate_pair`
 against the opponent bot (``--opponents self``: against the random and the heuristic bot) on
 ``--eval-deals`` duplicate deals; the model is saved with ``--save`` (an SB3 ``.zip``; reload it
 with ``MaskablePPO.load(path)`` and wrap it in :class:`MaskablePolicyAgent`).
@@ -48,11 +48,12 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from agents.base import Agent, Observation  # noqa: E402
-from agents.evaluate import evaluate_pair  # noqa: E402
+from agents.evaluation.duplicate import evaluate_pair  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from jass_env.rewards import REWARD_KINDS  # noqa: E402
-from jass_env.rules import PRESETS, Rules, make_rules  # noqa: E402
-from jass_env.wrappers import JassGymEnv  # noqa: E402
+from jass_env.engine.switches import Rules  # noqa: E402
+from jass_env.envs.gym import JassGymEnv  # noqa: E402
+from jass_env.games import PRESETS, make_rules  # noqa: E402
+from jass_env.games.base import REWARD_KINDS  # noqa: E402
 
 try:
     from sb3_contrib import MaskablePPO

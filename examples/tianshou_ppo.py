@@ -43,7 +43,7 @@ decision (no trick ends before all four seats have played), so the random moves 
 start (contract, push, first card) carry no reward. The wrapper is :class:`RandomOpponentsEnv`.
 
 After training the shared policy plays greedily in both seats of one team against the random and
-the heuristic bot (:func:`agents.evaluate.evaluate_pair`, duplicate deals). ``--save`` writes the
+the heuristic bot (:func:`agents.evaluation.duplicate.evaluate_pair`, duplicate deals). ``--save`` writes the
 actor and critic weights (``torch.save``); :func:`load_agent` turns such a file into an
 :class:`agents.base.Agent`.
 """
@@ -69,14 +69,17 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from agents.base import Agent, Observation  # noqa: E402
-from agents.evaluate import evaluate_pair  # noqa: E402
+from agents.evaluation.duplicate import evaluate_pair  # noqa: E402
 from agents.random_bot import check_random_opponents, draw_random_team, random_actions  # noqa: E402
-from jass_env.aec import AGENTS  # noqa: E402
-from jass_env.aec import env as aec_env  # noqa: E402
-from jass_env.cards import N_ACTIONS  # noqa: E402
-from jass_env.observation import OBS_DIM  # noqa: E402
-from jass_env.rewards import REWARD_KINDS  # noqa: E402
-from jass_env.rules import PRESETS, Rules, make_rules  # noqa: E402
+from jass_env.engine.switches import Rules  # noqa: E402
+from jass_env.envs.aec import env as aec_env  # noqa: E402
+from jass_env.games import PRESETS, make_rules  # noqa: E402
+from jass_env.games.base import REWARD_KINDS  # noqa: E402
+from jass_env.games.schieber.observation import OBS_DIM  # noqa: E402
+from jass_env.games.schieber.rules import N_ACTIONS  # noqa: E402
+
+#: the AEC env's agents in Schieber (four seats, teams 0 & 2 against 1 & 3)
+AGENTS = tuple(f"player_{p}" for p in range(4))
 
 try:
     from tianshou.algorithm import PPO

@@ -8,16 +8,23 @@ import pytest
 import torch
 
 from agents.batched import BATCH_BOTS, SpecBot, bot_actions, evaluate_vs_bot
-from agents.differenzler import DifferenzlerHeuristic
-from agents.differenzler_view import DV_HAND, DV_TRUMP, ViewDecoder, predicting, prediction_action
+from agents.bots.differenzler import (
+    DV_HAND,
+    DV_TRUMP,
+    DifferenzlerHeuristic,
+    ViewDecoder,
+    predicting,
+    prediction_action,
+    rule_of_thumb_prediction,
+)
+from agents.evaluation.rotation import evaluate_rotation
+from agents.evaluation.whole_games import evaluate_games
 from agents.network import load_policy
 from agents.policy import PolicyAgent, default_checkpoint, write_random_checkpoint
-from agents.random_bot import RandomAgent, random_actions, rule_of_thumb_prediction
+from agents.random_bot import RandomAgent, random_actions
 from agents.registry import make_agent
-from agents.rotation import evaluate_rotation
-from agents.whole_games import evaluate_games
-from jass_env.rules import make_rules
-from jass_env.vector import VectorJassEnv
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games import make_rules
 
 CPU = torch.device("cpu")
 

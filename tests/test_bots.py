@@ -1,7 +1,8 @@
 """Baseline bots: legal play in every preset, no peeking at hidden cards, heuristic rules, PIMC.
 
 Rounds are driven with :class:`jass_env.Round`; each bot sees only the observation and action mask
-of the player to move (:func:`jass_env.observation.encode_observation` / ``encode_action_mask``).
+of the player to move (:func:`jass_env.games.schieber.observation.encode_observation` / the engine's
+``action_mask``).
 """
 
 from __future__ import annotations
@@ -12,13 +13,31 @@ import numpy as np
 import pytest
 from conftest import position
 
-from agents.heuristic import HeuristicAgent, choose_contract, graf_scores, heuristic_card, possible_cards
-from agents.pimc import MAX_TRIES, PIMCAgent, sample_world
+from agents.bots.schieber import (
+    V_CONTRACT,
+    V_DECLARER,
+    V_HAND,
+    V_PLAYED,
+    V_SIZE,
+    V_VOIDS,
+    V_WEIS,
+    HeuristicAgent,
+    PIMCAgent,
+    SeatView,
+    choose_contract,
+    decode,
+    graf_scores,
+    heuristic_card,
+    possible_cards,
+    sample_world,
+)
 from agents.random_bot import RandomAgent, check_random_opponents, draw_random_team
-from agents.view import V_CONTRACT, V_DECLARER, V_HAND, V_PLAYED, V_SIZE, V_VOIDS, V_WEIS, SeatView, decode
-from jass_env import PRESETS, SCHIEBER_PRESETS, Round, core
-from jass_env.cards import card_id, mask_of, names_of, suit_of
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+from agents.search.worlds import MAX_TRIES
+from jass_env import PRESETS, SCHIEBER_PRESETS, Round
+from jass_env.engine.cards import card_id, mask_of, names_of, suit_of
+from jass_env.engine.state import StateView, new_state, state_size
+from jass_env.engine.transitions import for_game
+from jass_env.games.schieber.observation import OBS_DIM, encode_observation
 
 PRESET_NAMES = SCHIEBER_PRESETS
 
@@ -28,7 +47,7 @@ def obs_for(r: Round) -> dict[str, np.ndarray]:
     o = np.zeros(OBS_DIM, dtype=np.float32)
     m = np.zeros(43, dtype=np.int8)
     encode_observation(r.state, r.to_move, r.rp, o)
-    encode_action_mask(r.state, r.rp, m)
+    for_game(r.spec.kind).action_mask(r.state, r.rp, m)
     return {"observation": o, "action_mask": m}
 
 
@@ -142,8 +161,8 @@ def test_seat_view_matches_the_round() -> None:
     assert v.card_points == (r.points[me % 2], r.points[1 - me % 2])
     for rel in range(4):
         p = (me + rel) % 4
-        assert v.played[rel] == core.StateView(r.state, r.rp).played[p]
-        assert v.voids[rel] == core.StateView(r.state, r.rp).voids[p]
+        assert v.played[rel] == StateView(r.state, r.rp).played[p]
+        assert v.voids[rel] == StateView(r.state, r.rp).voids[p]
         assert v.hand_size(rel) == len(r.hand(p))
     assert v.legal_actions() == list(r.legal_actions())
     assert v.unseen == sum(mask_of(r.hand(p)) for p in range(4) if p != me)
@@ -375,7 +394,7 @@ def test_pimc_plays_the_only_legal_card_and_uses_graf_for_the_contract() -> None
 def test_a_world_built_from_the_true_hands_finishes_the_trick_as_the_engine_does() -> None:
     """PIMC's world state, given the real hidden hands, must resolve the current trick exactly as
     the live game does (the trick's winner so far is derived state the world must rebuild)."""
-    from agents.pimc import build_world_state
+    from agents.bots.schieber import build_world_state
 
     for seed in range(40):
         r = Round("schieber", seed=seed)
@@ -384,19 +403,20 @@ def test_a_world_built_from_the_true_hands_finishes_the_trick_as_the_engine_does
             r.step(int(r.legal_actions()[0]))
         me = r.to_move
         v = decode(obs_for(r))
-        held = core.StateView(r.state, r.rp).hands
+        held = StateView(r.state, r.rp).hands
         hands = np.array([held[(me + k) % 4] for k in range(4)], dtype=np.int64)
-        world = core.new_state()
+        world = new_state(r.spec)
         build_world_state(v, hands, r.rp, world)
         live = r.state.copy()
-        while core.StateView(live, r.rp).cards_in_trick != 0:
-            a = int(core.legal_actions(live, r.rp)[0])
-            card_index = core.legal_actions(world, r.rp).tolist().index(a)
-            core.apply_action(live, a, r.rp)
-            core.apply_action(world, int(core.legal_actions(world, r.rp)[card_index]), r.rp)
-        t = core.StateView(live, r.rp).trick_number - 1
-        world_winner = core.StateView(world, r.rp).trick_winner(t)
-        live_winner = core.StateView(live, r.rp).trick_winner(t)
+        engine = for_game(r.spec.kind)
+        while StateView(live, r.rp).cards_in_trick != 0:
+            a = int(engine.legal_actions(live, r.rp)[0])
+            card_index = engine.legal_actions(world, r.rp).tolist().index(a)
+            engine.apply_action(live, a, r.rp)
+            engine.apply_action(world, int(engine.legal_actions(world, r.rp)[card_index]), r.rp)
+        t = StateView(live, r.rp).trick_number - 1
+        world_winner = StateView(world, r.rp).trick_winner(t)
+        live_winner = StateView(live, r.rp).trick_winner(t)
         assert (world_winner - live_winner) % 4 == (-me) % 4
 
 
@@ -414,7 +434,7 @@ def test_an_illegal_bot_action_gets_the_one_message_naming_the_bot_and_the_legal
 
 # ---------------------------------------------------------------------------------- policy search
 def _search(worlds: int = 3, **kw):
-    from agents.search import SearchAgent
+    from agents.search.search import SearchAgent
 
     return SearchAgent("schieber", worlds=worlds, **kw)
 
@@ -448,8 +468,8 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
     the card actually played, must give the next player exactly the observation the real game
     gives it (Weis points, Stöck and the round score included, which the world state itself leaves
     out)."""
-    from agents.pimc import STATE_SIZE, build_world_state
-    from agents.search import encode_rows
+    from agents.bots.schieber import build_world_state
+    from agents.search.search import kernels
 
     with_weis = 0
     for seed in range(30):
@@ -462,19 +482,19 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
         me = r.to_move
         o_me = obs_for(r)
         v = decode(o_me)
-        held = core.StateView(r.state, r.rp).hands
+        held = StateView(r.state, r.rp).hands
         hands = np.array([held[(me + k) % 4] for k in range(4)], dtype=np.int64)
-        world = np.zeros((1, STATE_SIZE), dtype=np.int64)
+        world = np.zeros((1, state_size(r.spec)), dtype=np.int64)
         build_world_state(v, hands, r.rp, world[0])
         a = bot.act(o_me)
-        stoeck_before = core.StateView(r.state, r.rp).stoeck_shown
+        stoeck_before = StateView(r.state, r.rp).stoeck_shown
         r.step(a)
-        if core.StateView(r.state, r.rp).stoeck_shown != stoeck_before:
+        if StateView(r.state, r.rp).stoeck_shown != stoeck_before:
             continue                                     # Stöck shown by this very card
-        core.apply_action(world[0], a, r.rp)
+        for_game(r.spec.kind).apply_action(world[0], a, r.rp)
         obs = np.zeros((1, OBS_DIM), dtype=np.float32)
         mask = np.zeros((1, 43), dtype=np.int8)
-        encode_rows(world, r.rp, o_me["observation"], True, obs, mask)
+        kernels(r.spec.kind).encode_rows(world, r.rp, o_me["observation"], True, obs, mask)
         real = obs_for(r)
         np.testing.assert_allclose(obs[0], real["observation"], atol=1e-6, err_msg=f"seed {seed}")
         assert np.array_equal(mask[0], real["action_mask"])
@@ -502,19 +522,20 @@ def test_search_bidding_rows_are_the_bidders_real_observations() -> None:
     """Built from the true hidden hands, the contract decisions the search infers from are
     exactly the ones the other seats faced (same observation, same mask, the action they took);
     my own decisions are left out, and the choice after a push only exists after a push."""
-    from agents.search import encode_bidding_rows
+    from agents.search.search import kernels
 
     seen = {"push": 0, "no push": 0, "mine": 0}
     for seed in range(40):
         r, bids = _bid_and_play(seed, seed % 7)
         me = r.to_move
         o_me = obs_for(r)
-        held = core.StateView(r.state, r.rp).hands
+        held = StateView(r.state, r.rp).hands
         hands = np.array([[held[(me + k) % 4] for k in range(4)] + [0, 0]], dtype=np.int64)
         obs = np.zeros((2, OBS_DIM), dtype=np.float32)
         mask = np.zeros((2, 43), dtype=np.int8)
         taken = np.full(2, 7, dtype=np.int64)
-        encode_bidding_rows(decode(o_me), r.rp, hands, o_me["observation"], obs, mask, taken)
+        kernels(r.spec.kind).encode_bidding_rows(decode(o_me), r.rp, state_size(r.spec), hands,
+                                                 o_me["observation"], obs, mask, taken)
         seen["push" if len(bids) == 2 else "no push"] += 1
         if len(bids) == 1:
             assert taken[1] == -1                              # no push: no second decision
@@ -533,7 +554,7 @@ def test_search_inference_draws_worlds_that_fit_the_bidding() -> None:
     """With oversample, the worlds searched are drawn (counts summing to the world budget) in
     favour of deals where the others' bidding was likely: a partner or opponent who named a trump
     suit holds more of it than in uniformly sampled worlds."""
-    from agents.search import SearchAgent
+    from agents.search.search import SearchAgent
 
     def trumps(hand: int, suit: int) -> int:
         return sum((hand >> c) & 1 for c in range(36) if suit_of(c) == suit)
@@ -592,7 +613,7 @@ def test_search_is_deterministic_given_the_seed() -> None:
 def test_search_respects_its_world_and_time_budget() -> None:
     import time
 
-    from agents.search import TIMED_BATCH
+    from agents.search.search import TIMED_BATCH
 
     o = obs_for(_first_search_position(4))
     bot = _search(worlds=5, seed=1)
@@ -638,8 +659,10 @@ def test_search_spec_plays_schieber_only_and_checks_its_budget() -> None:
 
     bot = make_agent("search:worlds=4,candidates=3,seed=2", "schieber")
     assert (bot.worlds, bot.candidates) == (4, 3)
-    with pytest.raises(AgentSpecError, match="schieber only"):
+    with pytest.raises(AgentSpecError, match="'search' does not play differenzler"):
         make_agent("search", "differenzler")
+    with pytest.raises(AgentSpecError, match="schieber only"):
+        make_agent("search", "schieber6")
     with pytest.raises(AgentSpecError, match="worlds"):
         make_agent("search:worlds=0", "schieber")
     with pytest.raises(ValueError, match="candidates"):

@@ -12,18 +12,31 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 from test_sidi_bots import observation  # the observation dict of the player to move
 
-from agents.coiffeur import graf_average
-from agents.heuristic import graf_scores
+from agents.bots.coiffeur import CoiffeurPIMC, graf_average
+from agents.bots.schieber import V_CONTRACT, build_world_state, decode, graf_scores
 from agents.registry import make_agent
-from jass_env import Round, core
-from jass_env.cards import card_id, mask_of
-from jass_env.spec import COIFFEUR_ROW_LABELS
+from jass_env import Round
+from jass_env.engine.cards import card_id, mask_of
+from jass_env.engine.positions import exchange_cards
+from jass_env.engine.state import StateView, new_state
+from jass_env.engine.transitions import for_game
+from jass_env.games.coiffeur import KIND
+from jass_env.games.coiffeur.observation import SLICES
+from jass_env.games.coiffeur.rules import ROW_LABELS, game_of_action, set_deal, set_world
 
 PUSH = 42
 DECLARE_H = 37
 FACTOR = {"H": 4, "Joker-2": 8}
+ENGINE = for_game(KIND)
+
+
+@njit(cache=True)
+def set_declaration_world(st, hands, dealer, filled, pushes, rp):  # noqa: ANN001, ANN201
+    """:func:`jass_env.games.coiffeur.rules.set_world` for Coiffeur (its number a compile-time constant)."""
+    set_world(KIND, st, hands, dealer, filled, pushes, rp)
 
 
 def joker2(contract: int) -> int:
@@ -60,7 +73,7 @@ def position(my_cards: list[str], open_rows: tuple[str, ...], opponents_open: bo
     hands = [my_cards] + [rest[9 * k:9 * k + 9] for k in range(3)]
     r = Round("coiffeur", hands=[[c if isinstance(c, str) else int(c) for c in h] for h in hands],
               dealer=dealer)
-    rows = r.rules.spec.rows
+    rows = r.rows
     r.set_sheets({"0": {row: 100 for row in rows if row not in open_rows},
                   "1": {} if opponents_open else {row: 100 for row in rows}})
     for _ in range(pushes):
@@ -142,12 +155,6 @@ def _relative(hands: list[int], me: int) -> np.ndarray:
 def test_a_world_built_from_the_true_hands_writes_the_row_the_deal_writes(game, declaration):
     """PIMC's card-play world, given the real hidden hands, scores the deal as the engine does:
     the same row, factor, direction schedule and Match bonus (seats relative to the searcher)."""
-    from agents.coiffeur_pimc import CoiffeurPIMC
-    from agents.pimc import build_world_state
-    from agents.view import V_CONTRACT, decode
-    from jass_env.coiffeur import game_of_action
-    from jass_env.observation_coiffeur import SLICES
-
     heuristic = make_agent("heuristic", game)
     for seed in range(6):
         r = Round(game, seed=seed)
@@ -161,15 +168,15 @@ def test_a_world_built_from_the_true_hands_writes_the_row_the_deal_writes(game, 
         starts_undenufe = bool(o["observation"][SLICES["schedule"]][0] > 0.5)
         game_id = CoiffeurPIMC.game_of(row, int(v[V_CONTRACT]), starts_undenufe)
         assert game_id == game_of_action(declaration)
-        world = core.new_state()
-        build_world_state(v, _relative(core.StateView(r.state, r.rp).hands, me), r.rp, world)
-        core.set_coiffeur_deal(world, row, game_id)
+        world = new_state(r.spec)
+        build_world_state(v, _relative(StateView(r.state, r.rp).hands, me), r.rp, world)
+        set_deal(world, row, game_id)
         while not r.is_over:                              # the same cards in both
             a = heuristic.act(observation(r))
             r.step(a)
-            core.apply_action(world, a, r.rp)
+            ENGINE.apply_action(world, a, r.rp)
         team = r.declarer % 2
-        assert core.StateView(world, r.rp).score[(team - me) % 2] == r.row_score
+        assert StateView(world, r.rp).score[(team - me) % 2] == r.row_score
 
 
 def _positions(game: str):
@@ -177,7 +184,7 @@ def _positions(game: str):
     heuristic = make_agent("heuristic", game)
     for seed, n_actions in ((1, 0), (2, 1), (3, 3), (4, 9), (5, 17), (6, 26)):
         r = Round(game, seed=seed)
-        rows = r.rules.spec.rows
+        rows = r.rows
         r.set_sheets({"0": {rows[seed % len(rows)]: 150}, "1": {rows[(seed + 3) % len(rows)]: 300}})
         if n_actions == 1:
             r.step(PUSH)
@@ -194,11 +201,11 @@ def test_coiffeur_pimc_choices_do_not_depend_on_hidden_cards(game):
     for r in _positions(game):
         me = r.to_move
         p, q = (me + 1) % 4, (me + 2) % 4
-        held = core.StateView(r.state, r.rp).hands
+        held = StateView(r.state, r.rp).hands
         a = next(c for c in range(36) if held[p] >> c & 1)
         b = next(c for c in range(36) if held[q] >> c & 1)
         swapped = r.state.copy()
-        core.exchange_cards(swapped, p, a, q, b)
+        exchange_cards(swapped, p, a, q, b)
         o1 = observation(r)
         r.state[:] = swapped
         o2 = observation(r)
@@ -211,8 +218,6 @@ def test_coiffeur_pimc_choices_do_not_depend_on_hidden_cards(game):
 
 
 def test_coiffeur_pimc_is_deterministic_for_a_seed_and_searches_its_worlds():
-    from agents.coiffeur_pimc import CoiffeurPIMC
-
     searched = 0
     for r in _positions("coiffeur"):
         o = observation(r)
@@ -228,7 +233,6 @@ def test_coiffeur_pimc_is_deterministic_for_a_seed_and_searches_its_worlds():
 
 @pytest.mark.parametrize("game", ("coiffeur", "coiffeur6", "coiffeur10"))
 def test_pimc_spec_plays_coiffeur_with_the_heuristic_rollout_only(game):
-    from agents.coiffeur_pimc import CoiffeurPIMC
     from agents.registry import AgentSpecError
 
     assert isinstance(make_agent("pimc:worlds=2", game), CoiffeurPIMC)
@@ -243,12 +247,12 @@ def test_a_declaration_world_is_the_deal_as_the_seat_sees_it():
         if r.phase != "contract":
             continue
         me = r.to_move
-        view = core.StateView(r.state, r.rp)
-        filled = np.array([sum(1 << i for i, label in enumerate(COIFFEUR_ROW_LABELS)
+        view = StateView(r.state, r.rp)
+        filled = np.array([sum(1 << i for i, label in enumerate(ROW_LABELS)
                                if r.sheets[(me + k) % 2].get(label) is not None) for k in range(2)],
                           dtype=np.int64)
-        world = core.new_state()
-        core.set_coiffeur_world(world, _relative(view.hands, me), (view.dealer - me) % 4, filled,
-                                len(r.pushes), r.rp)
-        assert core.StateView(world, r.rp).to_move == 0
-        assert core.legal_actions_mask(world, r.rp) == core.legal_actions_mask(r.state, r.rp)
+        world = new_state(r.spec)
+        set_declaration_world(world, _relative(view.hands, me), (view.dealer - me) % 4, filled,
+                              len(r.pushes), r.rp)
+        assert StateView(world, r.rp).to_move == 0
+        assert ENGINE.legal_set(world, r.rp)[0] == ENGINE.legal_set(r.state, r.rp)[0]

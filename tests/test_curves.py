@@ -1,5 +1,5 @@
 """The plots: a run's strength against training time (agents.curves, from hand-written TensorBoard
-events) and the round robin's heat map (agents.evaluate)."""
+events) and the round robin's heat map (agents.evaluation.round_robin)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 from agents.curves import main as curves_main
 from agents.curves import read_curves, strength_figure
-from agents.evaluate import round_robin_figure
+from agents.evaluation.round_robin import round_robin_figure
 
 
 def write_evaluations(run: Path, evals: list[tuple[int, float, float, float, float]],

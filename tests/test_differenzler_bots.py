@@ -11,16 +11,28 @@ import numpy as np
 import pytest
 
 from agents import evaluate as ev
-from agents.differenzler import DifferenzlerHeuristic, DifferenzlerPIMC
+from agents.bots.differenzler import DifferenzlerHeuristic, DifferenzlerPIMC
+from agents.evaluation.deals import make_rotation_deal
+from agents.evaluation.rotation import evaluate_rotation, play_rotations
+from agents.evaluation.table import Table
 from agents.random_bot import RandomAgent
 from agents.registry import make_agent
-from agents.rotation import Table, evaluate_rotation, make_rotation_deal, play_rotations
-from jass_env import core
-from jass_env.cards import card_id
-from jass_env.observation_differenzler import OBS_DIMS, encode_observation
-from jass_env.rules import make_rules
+from jass_env.engine.cards import card_id
+from jass_env.engine.positions import set_play_position
+from jass_env.engine.state import StateView, new_state
+from jass_env.engine.transitions import for_game
+from jass_env.games import make_rules
+from jass_env.games.differenzler import KIND
+from jass_env.games.differenzler.observation import encode_observation, obs_dim
+from jass_env.games.differenzler.rules import predictions_of, set_predictions
 
 GAMES = ("differenzler", "differenzler3")
+ENGINE = for_game(KIND)
+
+
+def predictions(st, rules) -> list[int | None]:
+    """Every player's prediction in ``st`` (None before he made it)."""
+    return predictions_of(st, rules.spec.players)
 
 
 def bots(rules):
@@ -36,10 +48,10 @@ def mask_of(hand_cards: list[str]) -> int:
 
 
 def seat_obs(st, rules, player):
-    obs = np.zeros(OBS_DIMS[rules.game], dtype=np.float32)
+    obs = np.zeros(obs_dim(rules.spec), dtype=np.float32)
     mask = np.zeros(rules.spec.n_actions, dtype=np.int8)
     encode_observation(st, player, rules.params, obs)
-    core.write_legal_mask(core.legal_actions_mask(st, rules.params), core.legal_block(st, rules.params), mask)
+    ENGINE.action_mask(st, rules.params, mask)
     return {"observation": obs, "action_mask": mask}
 
 
@@ -55,9 +67,9 @@ def test_every_bot_plays_only_legal_actions(game, name):
         deal = make_rotation_deal(rules, 11, i)
         seats = [bots(rules)[name] for _ in range(n)]
         st = table.play_round(deal.start, seats)
-        v = core.StateView(st, rules.params)
+        v = StateView(st, rules.params)
         assert v.is_over and sum(v.points) == 157
-        assert all(p is not None and 0 <= p <= 157 for p in v.predictions)
+        assert all(p is not None and 0 <= p <= 157 for p in predictions(st, rules))
 
 
 def test_random_prediction_is_the_rule_of_thumb():
@@ -70,14 +82,14 @@ def test_random_prediction_is_the_rule_of_thumb():
             if c not in forehand + dealer]
     hands = np.array([mask_of(forehand), mask_of(rest[:9]), mask_of(rest[9:]), mask_of(dealer)],
                      dtype=np.int64)
-    st = core.new_state(5)
-    core.start_round(st, hands, 3, rules.params)
+    st = new_state(rules.spec, 5)
+    ENGINE.start_round(st, hands, 3, rules.params)
     bot = RandomAgent(seed=0, rules=rules)
     made = []
     for _ in range(4):
-        a = bot.act(seat_obs(st, rules, int(core.StateView(st, rules.params).to_move)))
+        a = bot.act(seat_obs(st, rules, int(StateView(st, rules.params).to_move)))
         made.append(a - 36)
-        core.apply_action(st, a, rules.params)
+        ENGINE.apply_action(st, a, rules.params)
     # forehand: no trump, 3 side Aces = 33; dealer: trumps A 11 + K 4 + Q 3 + J 20 + 10 10 + 9 14 = 62
     assert made[0] == 3 * 11
     assert made[3] == 2 * 62
@@ -85,9 +97,9 @@ def test_random_prediction_is_the_rule_of_thumb():
 
 def test_random_bot_needs_the_rules_to_predict():
     rules = make_rules("differenzler")
-    st = core.new_state(9)
-    core.reset_match(st, False)
-    core.deal_round(st, 0, rules.params)
+    st = new_state(rules.spec, 9)
+    ENGINE.reset_match(st, False, rules.params)
+    ENGINE.deal_round(st, 0, rules.params)
     with pytest.raises(ValueError, match="needs the rules"):
         RandomAgent(seed=0).act(seat_obs(st, rules, 1))
 
@@ -104,10 +116,10 @@ def ducking_position(prediction: int):
     played = np.array([mask_of(["S10"]), 0, 0, 0, 0, 0], dtype=np.int64)
     zeros = np.zeros(6, dtype=np.int64)
     trick = np.array([card_id("S10"), -1, -1, -1, -1, -1], dtype=np.int64)
-    st = core.new_state(1)
-    core.set_play_position(st, hands, played, zeros, zeros, trick, 1, 0, 0, 0, -1, 1, 0, zeros, zeros, 1,
-                           rules.params)
-    core.set_predictions(st, np.array([40, prediction, 40, 40, -1, -1], dtype=np.int64), rules.params)
+    st = new_state(rules.spec, 1)
+    set_play_position(st, hands, played, zeros, zeros, trick, 1, 0, 0, 0, -1, 1, 0, zeros, zeros, 1,
+                      rules.params)
+    set_predictions(st, np.array([40, prediction, 40, 40, -1, -1], dtype=np.int64), rules.params)
     return rules, st
 
 
@@ -135,10 +147,10 @@ def test_bots_are_deterministic_for_a_seed(game, name):
     assert np.array_equal(finals[0], finals[1])
 
 
-def rebuilt(st, rules, swap=None, predictions=None):
+def rebuilt(st, rules, swap=None, new_predictions=None):
     """The card-play position of ``st`` rebuilt with set_play_position, optionally with two cards
     swapped between hands and other predictions."""
-    v = core.StateView(st, rules.params)
+    v = StateView(st, rules.params)
     pad = lambda xs: np.array(list(xs) + [0] * (6 - len(xs)), dtype=np.int64)  # noqa: E731
     hands = v.hands
     if swap:
@@ -146,11 +158,11 @@ def rebuilt(st, rules, swap=None, predictions=None):
         hands[p] = hands[p] & ~(1 << a) | (1 << b)
         hands[q] = hands[q] & ~(1 << b) | (1 << a)
     trick = pad(v.trick + [-1] * 6)
-    out = core.new_state(1)
-    core.set_play_position(out, pad(hands), pad(v.played), pad(v.voids), pad([0] * 6), trick,
-                           v.cards_in_trick, v.leader, v.forehand, 0, -1, v.contract, v.trick_number,
-                           pad(v.points), pad(v.tricks_won), v.to_move, rules.params)
-    core.set_predictions(out, pad(predictions or v.predictions), rules.params)
+    out = new_state(rules.spec, 1)
+    set_play_position(out, pad(hands), pad(v.played), pad(v.voids), pad([0] * 6), trick,
+                      v.cards_in_trick, v.leader, v.forehand, 0, -1, v.contract, v.trick_number,
+                      pad(v.points), pad(v.tricks_won), v.to_move, rules.params)
+    set_predictions(out, pad(new_predictions or predictions(st, rules)), rules.params)
     return out
 
 
@@ -165,18 +177,18 @@ def test_hidden_hands_and_predictions_do_not_change_an_action(game):
     st = deal.start.copy()
     h = [DifferenzlerHeuristic(rules) for _ in range(n)]
     for _ in range(n + 2):                           # predictions, then two cards
-        core.apply_action(st, table.act(h[int(core.StateView(st, rules.params).to_move)], st), rules.params)
-    v = core.StateView(st, rules.params)
+        ENGINE.apply_action(st, table.act(h[int(StateView(st, rules.params).to_move)], st), rules.params)
+    v = StateView(st, rules.params)
     me = v.to_move
     p, q = (me + 1) % n, (me + 2) % n
     a = next(c for c in range(36) if v.hands[p] >> c & 1)
     q_cards = [c for c in range(36) if v.hands[q] >> c & 1]
     b = next((c for c in q_cards if c // 9 == a // 9), q_cards[0])     # same suit where possible
-    preds = list(v.predictions)
+    preds = list(predictions(st, rules))
     preds[p] = (preds[p] + 37) % 158
     base = rebuilt(st, rules)
-    changed = rebuilt(st, rules, swap=((p, a), (q, b)), predictions=preds)
-    assert core.StateView(base, rules.params).hands != core.StateView(changed, rules.params).hands
+    changed = rebuilt(st, rules, swap=((p, a), (q, b)), new_predictions=preds)
+    assert StateView(base, rules.params).hands != StateView(changed, rules.params).hands
     o1, o2 = seat_obs(base, rules, me), seat_obs(changed, rules, me)
     assert np.array_equal(o1["observation"], o2["observation"])
     for name in ("random", "heuristic", "pimc"):
@@ -194,9 +206,9 @@ def test_rotation_plays_each_deal_once_per_seat_for_every_agent(game):
     deal = make_rotation_deal(rules, 3, 5)
     res = play_rotations(Table(rules), deal, lineup, 3, keep)
     assert len(keep) == n and len(res.penalties) == n
-    start = core.StateView(deal.start, rules.params)
+    start = StateView(deal.start, rules.params)
     for _, st in keep:                     # the same hands and trump in every play
-        v = core.StateView(st, rules.params)
+        v = StateView(st, rules.params)
         assert v.dealt == start.hands and v.contract == start.contract
     for agent in lineup:                             # every agent in every seat once
         assert sorted(seats.index(agent) for seats, _ in keep) == list(range(n))
@@ -237,7 +249,7 @@ def test_bad_input_is_a_named_error():
     with pytest.raises(ValueError, match="differenzler or differenzler3"):
         DifferenzlerHeuristic("schieber")
     rules = make_rules("differenzler3")
-    obs = {"observation": np.zeros(OBS_DIMS["differenzler"], dtype=np.float32),
+    obs = {"observation": np.zeros(obs_dim(make_rules("differenzler").spec), dtype=np.float32),
            "action_mask": np.ones(194, dtype=np.int8)}
     with pytest.raises(ValueError, match="an observation of 343"):
         DifferenzlerHeuristic(rules).act(obs)
@@ -248,7 +260,7 @@ def test_pimc_time_limit_stops_adding_worlds():
     deal = make_rotation_deal(rules, 1, 0)
     bot = DifferenzlerPIMC(rules, worlds=10**6, time_limit=0.01, seed=1)
     st = deal.start.copy()
-    a = bot.act(seat_obs(st, rules, int(core.StateView(st, rules.params).to_move)))
+    a = bot.act(seat_obs(st, rules, int(StateView(st, rules.params).to_move)))
     assert 36 <= a < 194 and 1 <= bot.last_worlds < 10**6
 
 
@@ -268,10 +280,10 @@ def test_heuristic_minds_the_last_tricks_five():
     trick = np.array([card_id("D6"), -1, -1, -1, -1, -1], dtype=np.int64)
     points = np.array([40, 30, 40, 42, 0, 0], dtype=np.int64)
     tricks = np.array([2, 2, 2, 1, 0, 0], dtype=np.int64)
-    st = core.new_state(1)
-    core.set_play_position(st, hands, played_m, zeros, zeros, trick, 1, 0, 0, 0, -1, 1, 7, points, tricks, 1,
-                           rules.params)
-    core.set_predictions(st, np.array([40, 30, 40, 40, -1, -1], dtype=np.int64), rules.params)
+    st = new_state(rules.spec, 1)
+    set_play_position(st, hands, played_m, zeros, zeros, trick, 1, 0, 0, 0, -1, 1, 7, points, tricks, 1,
+                      rules.params)
+    set_predictions(st, np.array([40, 30, 40, 40, -1, -1], dtype=np.int64), rules.params)
     obs = seat_obs(st, rules, 1)
     assert np.flatnonzero(obs["action_mask"]).tolist() == sorted([card_id("DA"), card_id("HJ")])
     assert DifferenzlerHeuristic(rules).act(obs) == card_id("HJ")

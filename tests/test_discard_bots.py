@@ -1,5 +1,5 @@
-"""Bots for Mittlere and Molotow (agents/discard_bots.py, docs/bots.md), the random bot in these
-games, and the seat-rotation evaluation of them (agents/rotation.py)."""
+"""Bots for Mittlere and Molotow (agents/bots/mittlere.py, agents/bots/molotow.py, docs/bots.md), the
+random bot in these games, and the seat-rotation evaluation of them (agents/evaluation/rotation.py)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,26 @@ import json
 import numpy as np
 import pytest
 
-from agents.discard_bots import MittlereHeuristic, MolotowHeuristic, decode
+from agents.bots._first_discard import decode
+from agents.bots.mittlere import MittlereHeuristic
+from agents.bots.molotow import MolotowHeuristic
 from agents.evaluate import main as evaluate_main
+from agents.evaluation.rotation import evaluate_rotation
 from agents.random_bot import RandomAgent
 from agents.registry import make_agent
-from agents.rotation import evaluate_rotation
-from jass_env import Round, core, encoding
-from jass_env.cards import card_id
+from jass_env import Round
+from jass_env.engine.cards import card_id
+from jass_env.engine.transitions import for_game
+from jass_env.envs.encoding import obs_dim
+from jass_env.games import game_of
 
 
 def observation(r: Round) -> dict[str, np.ndarray]:
     """The observation dict of the player to move (as the environments build it)."""
-    obs = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
-    encoding.encode_observation(r.state, r.to_move, r.rp, obs)
+    obs = np.zeros(obs_dim(r.rules), dtype=np.float32)
+    game_of(r.rules).observation.encode_observation(r.state, r.to_move, r.rp, obs)
     mask = np.zeros(36, dtype=np.int8)
-    core.write_legal_mask(core.legal_actions_mask(r.state, r.rp), core.legal_block(r.state, r.rp), mask)
+    for_game(r.spec.kind).action_mask(r.state, r.rp, mask)
     return {"observation": obs, "action_mask": mask}
 
 

@@ -1,4 +1,4 @@
-"""PIMC for Mittlere and Molotow (agents/discard_pimc.py, docs/bots.md): legal play, determinism,
+"""PIMC for Mittlere and Molotow (agents/bots/_first_discard.py, docs/bots.md): legal play, determinism,
 worlds consistent with the seat's view, the game's own objective, clear errors."""
 
 from __future__ import annotations
@@ -6,22 +6,28 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import discard_pimc as dp
-from agents.discard_bots import MittlereHeuristic, MolotowHeuristic
+from agents.bots import _first_discard as dp
+from agents.bots.mittlere import MittlereHeuristic
+from agents.bots.molotow import MolotowHeuristic
 from agents.registry import AgentSpecError, make_agent
-from jass_env import Round, core, encoding, kernel
-from jass_env.cards import card_id
-from jass_env.rules import make_rules
+from jass_env import Round
+from jass_env.engine.cards import ALL_CARDS, SUIT_MASK, card_id
+from jass_env.engine.positions import set_play_position
+from jass_env.engine.spec import MAX_PLAYERS, MAX_TRICKS
+from jass_env.engine.state import PHASE_OVER, StateView, new_state, state_size
+from jass_env.engine.transitions import for_game
+from jass_env.envs.encoding import obs_dim
+from jass_env.games import game_of, make_rules
 
 GAMES = ("mittlere", "molotow", "molotow3", "molotow5", "molotow6")
 
 
 def observation(st: np.ndarray, player: int, rules) -> dict[str, np.ndarray]:
     """The observation dict of ``player`` (as the environments build it)."""
-    obs = np.zeros(encoding.obs_dim(rules), dtype=np.float32)
-    encoding.encode_observation(st, player, rules.params, obs)
+    obs = np.zeros(obs_dim(rules), dtype=np.float32)
+    game_of(rules).observation.encode_observation(st, player, rules.params, obs)
     mask = np.zeros(36, dtype=np.int8)
-    core.write_legal_mask(core.legal_actions_mask(st, rules.params), core.legal_block(st, rules.params), mask)
+    for_game(rules.spec.kind).action_mask(st, rules.params, mask)
     return {"observation": obs, "action_mask": mask}
 
 
@@ -84,18 +90,18 @@ def test_worlds_never_give_a_shown_void_suit_and_keep_each_seats_card_count() ->
     assert r.to_move == 0
     v = dp.decode_view(observation(r.state, 0, rules), rules)
     assert v[dp.W_VOIDS + 2] == 1 << 2 and v[dp.W_TRUMP] == 1          # ♠ void, ♥ trump
-    hands = np.zeros(kernel.MAX_PLAYERS, dtype=np.int64)
-    plays = np.zeros((kernel.MAX_TRICKS, kernel.MAX_PLAYERS), dtype=np.int64)
-    winners = np.zeros(kernel.MAX_TRICKS, dtype=np.int64)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    plays = np.zeros((MAX_TRICKS, MAX_PLAYERS), dtype=np.int64)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int64)
     rng = np.array([12345], dtype=np.int64)
     played = mask(["SA", "SK", "H6", "DA"])
-    spades_hidden = kernel.SUIT_MASK[2] & ~played & ~v[dp.W_HAND]
+    spades_hidden = SUIT_MASK[2] & ~played & ~v[dp.W_HAND]
     assert spades_hidden                                        # player 1 really holds ♠ to place
     for _ in range(300):
         dp.sample_world(v, rules.params, rng, hands, plays, winners)
-        assert hands[2] & kernel.SUIT_MASK[2] == 0
+        assert hands[2] & SUIT_MASK[2] == 0
         assert [int(hands[r]).bit_count() for r in range(3)] == [11, 11, 10]
-        assert hands[0] | hands[1] | hands[2] | played == kernel.ALL_CARDS
+        assert hands[0] | hands[1] | hands[2] | played == ALL_CARDS
         assert hands[1] & hands[2] == 0
 
 
@@ -114,22 +120,22 @@ def test_world_with_the_true_hands_plays_out_as_the_real_hand() -> None:
         r.step(c)
     assert r.to_move == 1 and r.trump is None
     v = dp.decode_view(observation(r.state, 1, rules), rules)
-    world = np.zeros(dp.STATE_SIZE, dtype=np.int64)
-    true_hands = np.zeros(kernel.MAX_PLAYERS, dtype=np.int64)
+    world = np.zeros(state_size(rules.spec), dtype=np.int64)
+    true_hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for rel in range(3):
-        true_hands[rel] = core.StateView(r.state, rules.params).hands[(1 + rel) % 3]
-    plays = np.zeros((kernel.MAX_TRICKS, kernel.MAX_PLAYERS), dtype=np.int64)
-    winners = np.zeros(kernel.MAX_TRICKS, dtype=np.int64)
+        true_hands[rel] = StateView(r.state, rules.params).hands[(1 + rel) % 3]
+    plays = np.zeros((MAX_TRICKS, MAX_PLAYERS), dtype=np.int64)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int64)
     assert dp.sample_history(v, rules.params, np.array([99], dtype=np.int64), plays, winners)
     dp.build_world(v, true_hands, plays, winners, 2, rules.params, world)
     bots = [MittlereHeuristic("mittlere") for _ in range(3)]
     while not r.is_over:
         card = bots[r.to_move].act(observation(r.state, r.to_move, rules))
         r.step(card)
-        core.apply_action(world, card, rules.params)
-    real = core.StateView(r.state, rules.params)
-    got = core.StateView(world, rules.params)
-    assert got.phase == core.PHASE_OVER and real.declarer is not None
+        for_game(rules.spec.kind).apply_action(world, card, rules.params)
+    real = StateView(r.state, rules.params)
+    got = StateView(world, rules.params)
+    assert got.phase == PHASE_OVER and real.declarer is not None
     assert [got.points[(p - 1) % 3] for p in range(3)] == list(real.points[:3])
     assert [got.score[(p - 1) % 3] for p in range(3)] == list(real.score[:3])
 
@@ -138,8 +144,9 @@ def molotow_duck_position(mine: tuple[str, str] = ("HA", "H6")) -> np.ndarray:
     """Molotow, ♣ trump, trick 8 of 9: player 1 led ♥K, then ♥10 and ♥8; player 0, last, holds
     ``mine`` (♥A and ♥6); the others hold one trump each (♣6 ♣7 ♣8). The ♥A takes 25 points (K 4
     + 10 + 8 0 + A 11), the ♥6 ducks under the ♥K; either way the last trick goes to a trump."""
-    rp = make_rules("molotow").params
-    n = kernel.MAX_PLAYERS
+    rules = make_rules("molotow")
+    rp = rules.params
+    n = MAX_PLAYERS
     rest = [c for c in range(36) if not (mask([*mine, "HK", "H10", "H8", "C6", "C7", "C8"]) >> c) & 1]
     hands = np.zeros(n, dtype=np.int64)
     played = np.zeros(n, dtype=np.int64)
@@ -152,10 +159,10 @@ def molotow_duck_position(mine: tuple[str, str] = ("HA", "H6")) -> np.ndarray:
     zeros = np.zeros(n, dtype=np.int64)
     tricks_won = zeros.copy()
     tricks_won[1] = 7
-    st = core.new_state()
+    st = new_state(rules.spec)
     clubs, fixer = 3, 2
-    core.set_play_position(st, hands, played, zeros, zeros, trick, 3, 1, 1, 0, fixer, clubs, 7, zeros,
-                           tricks_won, 0, rp)
+    set_play_position(st, hands, played, zeros, zeros, trick, 3, 1, 1, 0, fixer, clubs, 7, zeros,
+                      tricks_won, 0, rp)
     return st
 
 
@@ -175,7 +182,8 @@ def test_avoidance_play_out_ducks_dumps_points_and_wins_cheaply(mine, expected) 
     the trick, the ♥6; void in ♥ with ♦A ♦6 it dumps the ♦A (11 points; the trick is lost anyway);
     with ♥A and ♣9 both take it: the ♥A, 11 points against the trump 9's 14."""
     st = molotow_duck_position(mine)
-    assert dp.avoid_card(st, make_rules("molotow").params) == card_id(expected)
+    rules = make_rules("molotow")
+    assert dp.compiled_pimc(rules.spec.kind).avoid_card(st, rules.params) == card_id(expected)
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [

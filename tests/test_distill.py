@@ -10,7 +10,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.distill import (  # noqa: E402
+from agents.distill import main  # noqa: E402
+from agents.network import load_policy  # noqa: E402
+from agents.policy import SELFPLAY_CHECKPOINT, default_checkpoint  # noqa: E402
+from agents.ppo import ConfigError, build_config  # noqa: E402
+from agents.search.distill import (  # noqa: E402
     DistillConfig,
     LabelError,
     SuitRenaming,
@@ -19,14 +23,10 @@ from agents.distill import (  # noqa: E402
     label_chunk,
     load_distill_config,
     load_labels,
-    main,
     run,
 )
-from agents.network import load_policy  # noqa: E402
-from agents.policy import SELFPLAY_CHECKPOINT, default_checkpoint  # noqa: E402
-from agents.ppo import ConfigError, build_config  # noqa: E402
-from jass_env.cards import N_ACTIONS  # noqa: E402
-from jass_env.observation import OBS_DIM  # noqa: E402
+from jass_env.games.schieber.observation import OBS_DIM  # noqa: E402
+from jass_env.games.schieber.rules import N_ACTIONS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

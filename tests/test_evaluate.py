@@ -8,12 +8,18 @@ import json
 import numpy as np
 import pytest
 
-from agents import evaluate as ev
 from agents.base import Agent
+from agents.evaluation.cli import main
+from agents.evaluation.deals import deal_set_hash, make_deal, make_deal_set
+from agents.evaluation.duplicate import evaluate_pair, play_duplicate
+from agents.evaluation.progress import Progress
+from agents.evaluation.seeds import seat_seed
+from agents.evaluation.table import EvaluationError
 from agents.network import CheckpointError
 from agents.policy import write_random_checkpoint
 from agents.registry import AgentSpecError, make_agent, parse_spec
-from jass_env import core, make_rules
+from jass_env import make_rules
+from jass_env.engine.cards import popcount
 
 RULES = make_rules("schieber")
 
@@ -46,25 +52,25 @@ class Illegal(Agent):
 
 # ---------------------------------------------------------------------------------- deal set
 def test_deal_set_is_frozen_and_rotates_the_dealer() -> None:
-    a, b = ev.make_deal_set(8, 5), ev.make_deal_set(8, 5)
+    a, b = make_deal_set(8, 5), make_deal_set(8, 5)
     assert a == b
     assert [d.dealer for d in a] == [0, 1, 2, 3, 0, 1, 2, 3]
     for d in a:
-        assert all(core.popcount(h) == 9 for h in d.hands)
+        assert all(popcount(h) == 9 for h in d.hands)
         assert d.hands[0] | d.hands[1] | d.hands[2] | d.hands[3] == (1 << 36) - 1
     assert len({d.hands for d in a}) == 8
-    assert ev.deal_set_hash(a, RULES) == ev.deal_set_hash(b, RULES)
-    assert ev.deal_set_hash(a, RULES) != ev.deal_set_hash(ev.make_deal_set(8, 6), RULES)
-    assert ev.deal_set_hash(a, RULES) != ev.deal_set_hash(a, make_rules("tournament"))
-    assert ev.make_deal(5, 3) == a[3]                  # a deal does not depend on the set size
+    assert deal_set_hash(a, RULES) == deal_set_hash(b, RULES)
+    assert deal_set_hash(a, RULES) != deal_set_hash(make_deal_set(8, 6), RULES)
+    assert deal_set_hash(a, RULES) != deal_set_hash(a, make_rules("tournament"))
+    assert make_deal(5, 3) == a[3]                     # a deal does not depend on the set size
 
 
 def test_duplicate_plays_same_hands_with_teams_swapped() -> None:
-    deal = ev.make_deal_set(3, 1)[2]
+    deal = make_deal_set(3, 1)[2]
     a = [SeededRandom("a0"), SeededRandom("a1")]
     b = [SeededRandom("b0"), SeededRandom("b1")]
     rounds: list = []
-    res = ev.play_duplicate(RULES, deal, a, b, set_seed=1, keep_rounds=rounds)
+    res = play_duplicate(RULES, deal, a, b, set_seed=1, keep_rounds=rounds)
     first, second = rounds
     for p in range(4):
         assert first.dealt_hand(p) == second.dealt_hand(p)
@@ -75,30 +81,30 @@ def test_duplicate_plays_same_hands_with_teams_swapped() -> None:
     assert res.score_A_second == second.score[1] and res.score_B_second == second.score[0]
     assert res.diff == ((first.score[0] - first.score[1]) + (second.score[1] - second.score[0])) / 2
     # the agent holding a seat is reset with that seat's seed in both plays
-    seeds = [ev.seat_seed(1, deal.index, s) for s in range(4)]
+    seeds = [seat_seed(1, deal.index, s) for s in range(4)]
     assert a[0].seeds == [seeds[0], seeds[1]] and b[0].seeds == [seeds[1], seeds[0]]
     assert a[1].seeds == [seeds[2], seeds[3]] and b[1].seeds == [seeds[3], seeds[2]]
 
 
 def test_mirror_match_is_exactly_zero() -> None:
-    res = ev.evaluate_pair(lambda: SeededRandom("x"), lambda: SeededRandom("y"), RULES, deals=6, seed=3,
-                           matches=2)
+    res = evaluate_pair(lambda: SeededRandom("x"), lambda: SeededRandom("y"), RULES, deals=6, seed=3,
+                        matches=2)
     assert all(r.diff == 0 for r in res.deals)
     assert res.summary["points_per_hand"] == 0 and res.summary["ci95"] == [0.0, 0.0]
     assert res.summary["match_win_rate"] == 0.5      # a match pair on one seed, seats swapped
 
 
 def test_illegal_action_is_reported() -> None:
-    with pytest.raises(ev.EvaluationError, match=r"'illegal' in seat \d chose action .*, which is not legal "
-                                                 r"here \(legal: \["):
-        ev.evaluate_pair(Illegal(), lambda: SeededRandom("x"), RULES, deals=2)
+    with pytest.raises(EvaluationError, match=r"'illegal' in seat \d chose action .*, which is not legal "
+                                              r"here \(legal: \["):
+        evaluate_pair(Illegal(), lambda: SeededRandom("x"), RULES, deals=2)
 
 
 def test_progress_line() -> None:
     import io
 
     buf = io.StringIO()
-    p = ev.Progress(4, "x", stream=buf)
+    p = Progress(4, "x", stream=buf)
     for _ in range(4):
         p.update()
     assert "4/4 100%" in buf.getvalue() and "left" in buf.getvalue()
@@ -138,7 +144,7 @@ def test_make_agent(tmp_path) -> None:
 def test_cli_end_to_end(tmp_path, capsys) -> None:
     ckpt = write_random_checkpoint(tmp_path / "p.pt", hidden=(16,))
     out = tmp_path / "out"
-    rc = ev.main([str(ckpt), "random", "--deals", "4", "--matches", "2", "--seed", "9", "--out", str(out)])
+    rc = main([str(ckpt), "random", "--deals", "4", "--matches", "2", "--seed", "9", "--out", str(out)])
     assert rc == 0, capsys.readouterr().err
     s = json.loads((out / "summary.json").read_text())
     for key in ("points_per_hand", "ci95", "deals", "match_win_rate", "match_win_ci95", "share_of_deals_won",
@@ -148,7 +154,7 @@ def test_cli_end_to_end(tmp_path, capsys) -> None:
     assert s["deals"] == 4 and s["seed"] == 9 and s["matches"] == 2
     assert s["ci95"][0] <= s["points_per_hand"] <= s["ci95"][1]
     assert s["agent_descriptions"]["A"]["checkpoint_sha256"]
-    assert s["deal_set_hash"] == ev.deal_set_hash(ev.make_deal_set(4, 9), RULES)
+    assert s["deal_set_hash"] == deal_set_hash(make_deal_set(4, 9), RULES)
     rows = list(csv.DictReader((out / "deals.csv").open()))
     assert [int(r["deal"]) for r in rows] == [0, 1, 2, 3]
     assert [int(r["dealer"]) for r in rows] == [0, 1, 2, 3]
@@ -160,8 +166,8 @@ def test_cli_end_to_end(tmp_path, capsys) -> None:
 def test_cli_round_robin(tmp_path, capsys) -> None:
     ckpt = write_random_checkpoint(tmp_path / "p.pt", hidden=(16,))
     out = tmp_path / "rr"
-    rc = ev.main(["--round-robin", "random", str(ckpt), "policy:seed=1", "--deals", "3", "--matches", "0",
-                  "--out", str(out), "--quiet"])
+    rc = main(["--round-robin", "random", str(ckpt), "policy:seed=1", "--deals", "3", "--matches", "0",
+               "--out", str(out), "--quiet"])
     assert rc == 0, capsys.readouterr().err
     s = json.loads((out / "summary.json").read_text())
     assert s["mode"] == "round_robin" and len(s["pairs"]) == 3 and s["elo"]["random"] == 0.0
@@ -180,7 +186,7 @@ def test_cli_round_robin(tmp_path, capsys) -> None:
     (["random", "heuristic", "--rules", "differenzler3", "--workers", "2"], "seat rotation of two agents"),
 ])
 def test_cli_bad_arguments(tmp_path, capsys, args, message) -> None:
-    assert ev.main([*args, "--deals", "2", "--out", str(tmp_path)]) == 2
+    assert main([*args, "--deals", "2", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
 
@@ -188,13 +194,13 @@ def test_cli_bad_arguments(tmp_path, capsys, args, message) -> None:
 def test_cli_corrupt_checkpoint(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.pt"
     bad.write_bytes(b"\x00" * 100)
-    assert ev.main([str(bad), "random", "--deals", "2", "--out", str(tmp_path / "o")]) == 2
+    assert main([str(bad), "random", "--deals", "2", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "bad.pt" in err and "cannot be read" in err and "Traceback" not in err
 
 
 def test_workers_give_the_same_results() -> None:
-    one = ev.evaluate_pair("random", "policy", RULES, deals=6, seed=2, matches=2)
-    two = ev.evaluate_pair("random", "policy", RULES, deals=6, seed=2, matches=2, workers=2)
+    one = evaluate_pair("random", "policy", RULES, deals=6, seed=2, matches=2)
+    two = evaluate_pair("random", "policy", RULES, deals=6, seed=2, matches=2, workers=2)
     assert [r.row() for r in one.deals] == [r.row() for r in two.deals]
     assert [m.result for m in one.matches] == [m.result for m in two.matches]

@@ -31,7 +31,7 @@ from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, write_random_checkpoi
 from agents.registry import AgentSpecError, make_agent  # noqa: E402
 from agents.trained_for import RulesMismatchWarning, trained_for  # noqa: E402
 from jass_env import Round  # noqa: E402
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation  # noqa: E402
+from jass_env.games.schieber.observation import OBS_DIM, encode_observation  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 F32_MIN = float(np.finfo(np.float32).min)
@@ -53,7 +53,7 @@ def _obs(r: Round) -> dict[str, np.ndarray]:
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(43, dtype=np.int8)
     encode_observation(r.state, r.to_move, r.rp, obs)
-    encode_action_mask(r.state, r.rp, mask)
+    r.engine.action_mask(r.state, r.rp, mask)
     return {"observation": obs, "action_mask": mask}
 
 
@@ -116,7 +116,7 @@ def test_onnx_agent_runs_without_torch(exported) -> None:
         from agents.onnx_policy import OnnxPolicyAgent
         from agents.registry import make_agent
         from jass_env import Round
-        from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+        from jass_env.games.schieber.observation import OBS_DIM, encode_observation
         import numpy as np
         out = []
         for seed in (1, 2, 3):
@@ -126,7 +126,7 @@ def test_onnx_agent_runs_without_torch(exported) -> None:
             actions = []
             while not r.is_over:
                 obs = np.zeros(OBS_DIM, dtype=np.float32); mask = np.zeros(43, dtype=np.int8)
-                encode_observation(r.state, r.to_move, r.rp, obs); encode_action_mask(r.state, r.rp, mask)
+                encode_observation(r.state, r.to_move, r.rp, obs); r.engine.action_mask(r.state, r.rp, mask)
                 a = agent.act({{"observation": obs, "action_mask": mask}})
                 r.step(a)                    # raises on an illegal action
                 actions.append(a)

@@ -43,7 +43,7 @@ def run_without_train_extra(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_engine_environments_and_bots_import_and_run_without_the_train_extra():
     proc = run_without_train_extra("""
-        import jass_env, jass_env.aec, jass_env.vector, jass_env.wrappers, jass_env.records
+        import jass_env, jass_env.envs.aec, jass_env.envs.vector, jass_env.envs.gym, jass_env.records
         from agents.registry import make_agent
 
         env = jass_env.env()

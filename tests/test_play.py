@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from agents.play import DEFAULT_RECORD_DIR, interpret, main, options_line
-from jass_env.cards import card_id
+from jass_env.engine.cards import card_id
 from jass_env.records import check_records
 
 ROOT = Path(__file__).resolve().parents[1]

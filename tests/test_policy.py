@@ -11,18 +11,23 @@ import torch
 from agents.network import CHECKPOINT_FORMAT, CheckpointError, PolicyNet, load_policy, save_policy
 from agents.policy import DEFAULT_CHECKPOINT, SELFPLAY_CHECKPOINT, PolicyAgent, main, write_random_checkpoint
 from agents.registry import make_agent
-from agents.sparse_forward import GreedyForward
+from agents.search.sparse_forward import GreedyForward
 from agents.trained_for import RulesMismatchWarning, rules_difference, trained_for
 from jass_env import Round
-from jass_env.observation import OBS_DIM, OBS_VERSION, encode_action_mask, encode_observation
-from jass_env.suit_symmetry import action_index, action_source, observation_index, suit_permutations
+from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION, encode_observation
+from jass_env.games.schieber.suit_symmetry import (
+    action_index,
+    action_source,
+    observation_index,
+    suit_permutations,
+)
 
 
 def _obs(round_: Round) -> dict[str, np.ndarray]:
     obs = np.zeros(OBS_DIM, dtype=np.float32)
     mask = np.zeros(43, dtype=np.int8)
     encode_observation(round_.state, round_.to_move, round_.rp, obs)
-    encode_action_mask(round_.state, round_.rp, mask)
+    round_.engine.action_mask(round_.state, round_.rp, mask)
     return {"observation": obs, "action_mask": mask}
 
 
@@ -240,10 +245,10 @@ def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weight
 
 def test_a_switch_newer_than_the_checkpoint_counts_at_its_default():
     """A checkpoint written before a switch existed was trained with that switch's default: no
-    mismatch is reported for it (the shipped Differenzler policy predates ``no_trump_hand``), while
-    a recorded switch that differs still is."""
+    mismatch is reported for it (here a Differenzler policy without ``zero_bid_bonus``), while a
+    recorded switch that differs still is."""
     tf = trained_for("differenzler")
-    del tf["switches"]["no_trump_hand"]
+    del tf["switches"]["zero_bid_bonus"]
     assert rules_difference(tf, "differenzler") == []
     tf["switches"]["predictions"] = "open"
     assert rules_difference(tf, "differenzler") == ["predictions"]

@@ -30,11 +30,11 @@ import ray  # noqa: E402
 import torch  # noqa: E402
 
 from examples import rllib_ppo as rp  # noqa: E402
-from jass_env import core  # noqa: E402
-from jass_env.aec import AGENTS  # noqa: E402
-from jass_env.cards import N_ACTIONS  # noqa: E402
-from jass_env.game import IllegalActionError  # noqa: E402
-from jass_env.observation import OBS_DIM  # noqa: E402
+from examples.rllib_ppo import AGENTS  # noqa: E402
+from jass_env.engine.state import StateView  # noqa: E402
+from jass_env.games.schieber.observation import OBS_DIM  # noqa: E402
+from jass_env.games.schieber.rules import N_ACTIONS  # noqa: E402
+from jass_env.round import IllegalActionError  # noqa: E402
 
 
 def _legal(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -72,7 +72,7 @@ def test_env_wrapper_keys_turns_and_zero_sum_returns() -> None:
     for seed in range(3):
         returns, steps = _play_round(env, seed, lambda o: int(rng.choice(_legal(o))))
         assert steps in (37, 38)                      # contract (maybe after a push) + 36 cards
-        score = core.StateView(env.aec.core_state, env.aec.rules.params).score
+        score = StateView(env.aec.core_state, env.aec.rules.params).score
         diff = (score[0] - score[1]) / 157.0
         assert returns["player_0"] == pytest.approx(diff) == pytest.approx(returns["player_2"])
         assert returns["player_1"] == pytest.approx(-diff) == pytest.approx(returns["player_3"])
@@ -83,7 +83,7 @@ def test_env_wrapper_tricks_reward_sums_to_points_and_is_reproducible() -> None:
     first = _play_round(env, 7, lambda o: int(_legal(o)[0]))
     again = _play_round(env, 7, lambda o: int(_legal(o)[0]))
     assert first == again
-    score = core.StateView(env.aec.core_state, env.aec.rules.params).score
+    score = StateView(env.aec.core_state, env.aec.rules.params).score
     assert first[0]["player_0"] == pytest.approx((score[0] - score[1]) / 157.0)
 
 
@@ -108,7 +108,7 @@ def test_random_opponents_leave_only_the_learning_team_to_the_policy() -> None:
                 break
             assert set(obs) <= learners
         assert set(obs) == learners and set(rew) <= learners
-        score = core.StateView(env.aec.core_state, env.aec.rules.params).score
+        score = StateView(env.aec.core_state, env.aec.rules.params).score
         learner_team = AGENTS.index(min(learners)) % 2
         diff = (score[learner_team] - score[1 - learner_team]) / 157.0
         assert all(r == pytest.approx(diff) for r in returns.values())

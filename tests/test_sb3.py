@@ -20,7 +20,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList  # noqa: E402
 
 from examples.sb3_maskable_ppo import MaskablePolicyAgent, build_model, main  # noqa: E402
-from jass_env.aec import env as aec_env  # noqa: E402
+from jass_env.envs.aec import env as aec_env  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -9,15 +9,16 @@ import numpy as np
 import pytest
 from conftest import deal
 
-from agents.evaluate import evaluate_pair, make_deal, seating
-from agents.heuristic import HeuristicAgent
-from agents.pimc import PIMCAgent
+from agents.bots.schieber import HeuristicAgent, PIMCAgent, SeatView
+from agents.evaluation.deals import make_deal
+from agents.evaluation.duplicate import evaluate_pair, seating
 from agents.random_bot import RandomAgent
 from agents.registry import make_agent
-from agents.view import SeatView
-from jass_env import Round, encoding
-from jass_env.cards import card_id
-from jass_env.observation import encode_action_mask
+from jass_env import Round
+from jass_env.engine.cards import card_id
+from jass_env.engine.transitions import for_game
+from jass_env.envs import encoding
+from jass_env.games.schieber.observation import encode_observation
 
 GAME = "schieber6"
 PLAYERS = 6
@@ -27,8 +28,8 @@ def obs_for(r: Round) -> dict[str, np.ndarray]:
     """The observation dict of the player to move."""
     o = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
     m = np.zeros(r.spec.n_actions, dtype=np.int8)
-    encoding.encode_observation(r.state, r.to_move, r.rp, o)
-    encode_action_mask(r.state, r.rp, m)
+    encode_observation(r.state, r.to_move, r.rp, o)
+    for_game(r.spec.kind).action_mask(r.state, r.rp, m)
     return {"observation": o, "action_mask": m}
 
 

@@ -196,8 +196,8 @@ def test_mangled_observations_get_a_format_error_and_nothing_else():
 
     from agents.jasskit_player import JasskitPlayer
     from jass_env import Round
-    from jass_env.jasskit_map import JasskitFormatError, jasskit_observation_json
-    from jass_env.seat_view import seat_position
+    from jass_env.games.schieber.jasskit_map import JasskitFormatError, jasskit_observation_json
+    from jass_env.games.schieber.seat_view import seat_position
 
     observations = []
     for seed in range(3):

@@ -1,4 +1,4 @@
-"""Bots for Sidi-Jass for two (agents/sidi.py, docs/bots.md): the random bot, the heuristic and
+"""Bots for Sidi-Jass for two (agents/bots/sidi.py, docs/bots.md): the random bot, the heuristic and
 PIMC play whole rounds legally; the heuristic's rules in chosen positions; PIMC's sampled worlds
 agree with what the seat saw; the seat-rotation evaluation (each deal twice, seats swapped)."""
 
@@ -8,22 +8,26 @@ import numpy as np
 import pytest
 from test_sidi import ALL_TRICKS_H0, ALL_TRICKS_H1, ALL_TRICKS_STOCK, H0, H1, sidi_round
 
+from agents.bots.sidi import SidiHeuristic, SidiPIMC, decode
+from agents.evaluation.rotation import evaluate_rotation
 from agents.random_bot import RandomAgent
 from agents.registry import make_agent
-from agents.rotation import evaluate_rotation
-from agents.sidi import SidiHeuristic, SidiPIMC, decode
-from jass_env import Round, core, encoding
-from jass_env.cards import card_id, card_name
+from jass_env import Round
+from jass_env.engine.cards import card_id, card_name
+from jass_env.engine.state import StateView
+from jass_env.engine.transitions import for_game
+from jass_env.envs.encoding import obs_dim
+from jass_env.games import game_of
 
 EXCHANGE = 36
 
 
 def observation(r: Round) -> dict[str, np.ndarray]:
     """The observation dict of the player to move (as the environments build it)."""
-    obs = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
-    encoding.encode_observation(r.state, r.to_move, r.rp, obs)
+    obs = np.zeros(obs_dim(r.rules), dtype=np.float32)
+    game_of(r.rules).observation.encode_observation(r.state, r.to_move, r.rp, obs)
     mask = np.zeros(r.spec.n_actions, dtype=np.int8)
-    core.write_legal_mask(core.legal_actions_mask(r.state, r.rp), core.legal_block(r.state, r.rp), mask)
+    for_game(r.spec.kind).action_mask(r.state, r.rp, mask)
     return {"observation": obs, "action_mask": mask}
 
 
@@ -76,7 +80,7 @@ def test_pimc_worlds_agree_with_what_the_seat_saw() -> None:
     t = decode(observation(r), bot.rules)
     assert t.known_opponent == 1 << card_id("HA") and t.stock_left == 20 and t.face_up == card_id("H6")
     for _ in range(5):
-        w = core.StateView(bot._world(t), bot.rp)
+        w = StateView(bot._world(t), bot.rp)
         assert w.hands[0] == r.view.hands[0] and w.hands[1] >> card_id("HA") & 1
         assert bin(w.hands[1]).count("1") == 7 and w.trick == [card_id("HK")]
         assert (w.hands[0] | w.hands[1]) & (r.view.played[0] | r.view.played[1]) == 0

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 import torch
 
-from agents.heuristic import HeuristicAgent
+from agents.bots.schieber import HeuristicAgent
 from agents.network import PolicyNet
 from agents.policy import SELFPLAY_CHECKPOINT, PolicyAgent
-from agents.sparse_forward import GreedyForward, sparse_first_layer
+from agents.search.sparse_forward import GreedyForward, sparse_first_layer
 from jass_env import Round
-from jass_env.observation import OBS_DIM, encode_action_mask, encode_observation
+from jass_env.engine.transitions import for_game
+from jass_env.games.schieber.observation import OBS_DIM, encode_observation
 
 
 def _round_observations(n_rounds: int) -> tuple[np.ndarray, np.ndarray]:
@@ -25,7 +26,7 @@ def _round_observations(n_rounds: int) -> tuple[np.ndarray, np.ndarray]:
             o = np.zeros(OBS_DIM, dtype=np.float32)
             m = np.zeros(43, dtype=np.int8)
             encode_observation(r.state, r.to_move, r.rp, o)
-            encode_action_mask(r.state, r.rp, m)
+            for_game(r.spec.kind).action_mask(r.state, r.rp, m)
             obs.append(o)
             masks.append(m)
             r.step(bot.act({"observation": o, "action_mask": m}))

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from agents import stats
+from agents.evaluation import stats
 
 
 @pytest.mark.parametrize(("p", "df", "expected"), [

@@ -22,6 +22,7 @@ from tianshou.env.pettingzoo_env import PettingZooEnv  # noqa: E402
 
 from agents.random_bot import random_actions  # noqa: E402
 from examples.tianshou_ppo import (  # noqa: E402
+    AGENTS,
     SeatCritic,
     TianshouPolicyAgent,
     build,
@@ -31,10 +32,9 @@ from examples.tianshou_ppo import (  # noqa: E402
     save,
     train,
 )
-from jass_env.aec import AGENTS  # noqa: E402
-from jass_env.aec import env as aec_env  # noqa: E402
-from jass_env.observation import OBS_DIM  # noqa: E402
-from jass_env.rules import make_rules  # noqa: E402
+from jass_env.envs.aec import env as aec_env  # noqa: E402
+from jass_env.games import make_rules  # noqa: E402
+from jass_env.games.schieber.observation import OBS_DIM  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

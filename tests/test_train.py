@@ -18,15 +18,16 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import train  # noqa: E402
-from agents.curves import read_curves  # noqa: E402
 from agents.heuristic import HeuristicAgent, heuristic_actions  # noqa: E402
-from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint, save_policy  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from agents.ppo import ConfigError, load_config, log_prob_entropy, make_config, ppo_loss, seat_gae  # noqa: E402
 from jass_env.rules import make_rules  # noqa: E402
 from jass_env.suit_symmetry import suit_permutations  # noqa: E402
 from jass_env.vector import VectorJassEnv  # noqa: E402
+
+import train  # noqa: E402
+from agents.curves import read_curves  # noqa: E402
+from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint, save_policy  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from agents.ppo import ConfigError, load_config, log_prob_entropy, make_config, ppo_loss, seat_gae  # noqa: E402
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
 
@@ -235,7 +236,7 @@ def test_a_finished_run_writes_the_results_table_and_the_strength_plot(tmp_path,
 
 def test_the_trainers_evaluation_equals_the_evaluation_tool_against_the_heuristic(tmp_path):
     """Same deals, dealers and seats as ``python -m agents.evaluate``; the heuristic is deterministic."""
-    from agents.evaluate import evaluate_pair
+    from agents.evaluation.duplicate import evaluate_pair
 
     path = ROOT / "agents" / "checkpoints" / "default.pt"
     net, _ = load_policy(path)

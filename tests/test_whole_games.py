@@ -1,5 +1,5 @@
-"""Whole-game duplicate evaluation (agents/whole_games.py): Coiffeur is evaluated over whole games,
-each deal sequence played twice with the teams swapped."""
+"""Whole-game duplicate evaluation (agents/evaluation/whole_games.py): Coiffeur is evaluated over
+whole games, each deal sequence played twice with the teams swapped."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import json
 
 import pytest
 
-from agents.evaluate import build_team, main, match_seed
-from agents.whole_games import evaluate_games, is_whole_game, play_sequence
-from jass_env.core import StateView
-from jass_env.game import Match
-from jass_env.kernel import rounds_done
-from jass_env.rules import make_rules
+from agents.evaluation.cli import main
+from agents.evaluation.lineups import build_team
+from agents.evaluation.protocol import WHOLE_GAME, protocol_for
+from agents.evaluation.seeds import match_seed
+from agents.evaluation.whole_games import evaluate_games, play_sequence
+from jass_env.engine.state import StateView, rounds_done
+from jass_env.games import make_rules
+from jass_env.round import Match
 
 
 def _dealt_hands_of_a_game(rules, seed, pick):
@@ -28,8 +30,10 @@ def _dealt_hands_of_a_game(rules, seed, pick):
 
 
 def test_coiffeur_is_evaluated_by_whole_games_and_schieber_is_not():
-    assert is_whole_game(make_rules("coiffeur")) and is_whole_game(make_rules("coiffeur10"))
-    assert not is_whole_game(make_rules("schieber")) and not is_whole_game(make_rules("differenzler"))
+    assert protocol_for(make_rules("coiffeur")) == WHOLE_GAME
+    assert protocol_for(make_rules("coiffeur10")) == WHOLE_GAME
+    assert protocol_for(make_rules("schieber")) != WHOLE_GAME
+    assert protocol_for(make_rules("differenzler")) != WHOLE_GAME
     with pytest.raises(ValueError, match="schieber is evaluated deal by deal"):
         evaluate_games("random", "random", "schieber", games=2)
 

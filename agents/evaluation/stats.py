@@ -17,7 +17,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 
-# ---------------------------------------------------------------------------------- special functions
 def _betacf(a: float, b: float, x: float) -> float:
     """Continued fraction of the incomplete beta function (modified Lentz)."""
     tiny = 1e-300
@@ -111,7 +110,6 @@ def normal_quantile(p: float) -> float:
     return _invert(normal_cdf, p)
 
 
-# ---------------------------------------------------------------------------------- intervals
 @dataclass(frozen=True)
 class MeanCI:
     """Sample mean with a two-sided t-based confidence interval (``low``, ``high``)."""
@@ -170,7 +168,6 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
     return (max(0.0, center - half), min(1.0, center + half))
 
 
-# ---------------------------------------------------------------------------------- sign test
 @dataclass(frozen=True)
 class SignTest:
     """Deals won/lost/tied by the first agent; ``share`` = (wins + ties / 2) / n;
@@ -208,7 +205,6 @@ def sign_test(diffs: Iterable[float]) -> SignTest:
     return SignTest(wins, losses, ties, share, binomial_two_sided_p(wins, wins + losses))
 
 
-# ---------------------------------------------------------------------------------- Bradley-Terry / Elo
 ELO_SCALE = 400.0 / math.log(10.0)   # Elo points per natural-log unit of strength
 
 

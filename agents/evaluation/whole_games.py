@@ -8,12 +8,12 @@ little: the evaluation plays **whole games** (12, 16 or 20 deals, until both she
 Protocol
 --------
 * **Deal sequences.** Sequence ``k`` of the set with seed ``S`` is the game started from the seed
-  ``agents.evaluate.match_seed(S, k)``: the engine deals every hand of the game from its own
-  generator, which nothing else draws from, so the sequence of hands (and dealers) is fixed by the
-  seed, whatever is played.
-* **Duplicate.** Every sequence is played twice (:func:`agents.evaluate.play_match`): agent A in
-  seats 0 and 2 against B in 1 and 3, then the teams swap seats, so each team holds the other's
-  hands of the first game. Before every deal the agents are reset with seeds of (set, sequence,
+  ``match_seed(S, k)`` (:mod:`agents.evaluation.seeds`): the engine deals every hand of the game
+  from its own generator, which nothing else draws from, so the sequence of hands (and dealers) is
+  fixed by the seed, whatever is played.
+* **Duplicate.** Every sequence is played twice (:func:`agents.evaluation.duplicate.play_match`):
+  agent A in seats 0 and 2 against B in 1 and 3, then the teams swap seats, so each team holds the
+  other's hands of the first game. Before every deal the agents are reset with seeds of (set, sequence,
   deal, seat): A against A nets exactly 0.
 * **Statistic.** Per sequence: the mean over its two games of (A's game score − B's), with a
   t-based 95 % interval; A's game win rate over all games (ties half) with a Wilson interval; the
@@ -24,28 +24,26 @@ Outputs in ``--out DIR``: ``games.csv`` (one row per sequence), ``summary.json``
 
 from __future__ import annotations
 
-import csv
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jass_env.rules import Rules, make_rules
+from jass_env.engine.switches import Rules
+from jass_env.games import make_rules
 
+from ..base import Agent
+from ..registry import agent_description
 from . import stats
-from .base import Agent
-from .evaluate import MatchResult, Progress, build_team, play_match
-from .registry import agent_description
+from .duplicate import MatchResult, play_match
+from .lineups import build_team
+from .progress import Progress
+from .protocol import WHOLE_GAME, Protocol, protocol_for
+from .report import metric_table, write_csv, write_json
 
 GAMES_CSV_FIELDS = ("sequence", "seed", "deals", "score_A_first", "score_B_first", "score_A_second",
                     "score_B_second", "diff")
-
-
-def is_whole_game(rules: Rules) -> bool:
-    """Whether ``rules``' game is evaluated by whole games (its episode is the whole game)."""
-    return rules.spec.default_episode == "match"
 
 
 @dataclass
@@ -83,20 +81,18 @@ def evaluate_games(agent_a: Any, agent_b: Any, rules: str | Rules | None = "coif
     """A (a spec or an agent) against B over ``games`` deal sequences of the set ``seed``, each
     played twice (module docstring)."""
     rules = make_rules(rules)
-    if not is_whole_game(rules):
+    if protocol_for(rules) != WHOLE_GAME:
         raise ValueError(f"{rules.game} is evaluated deal by deal, not by whole games")
     if games < 2:
         raise ValueError(f"need at least 2 deal sequences for an interval, got {games}")
     team_a, team_b = build_team(agent_a, rules), build_team(agent_b, rules)
     start = time.monotonic()
-    bar = Progress(games, "sequences") if progress else None
+    bar = Progress(games, "sequences", enabled=progress)
     pairs = []
     for k in range(games):
         pairs.append(play_sequence(rules, k, team_a, team_b, seed))
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+        bar.update()
+    bar.close()
     a, b = (agent_description(x)["spec"] or agent_description(x)["name"] for x in (team_a[0], team_b[0]))
     return WholeGameResult(a, b, pairs, summarize(pairs, rules, seed, a, b, time.monotonic() - start))
 
@@ -139,9 +135,8 @@ def summary_markdown(s: dict[str, Any]) -> str:
         ("rules / deal set seed", f"{s['rules']} / {s['seed']}"),
         ("elapsed", f"{s['elapsed_s']:.1f} s"),
     ]
-    head = (f"# Whole-game duplicate evaluation\n\nA = {s['agent_a']}, B = {s['agent_b']}; every deal "
-            "sequence played twice with the teams swapped\n\n| metric | value |\n|---|---|\n")
-    return head + "".join(f"| {k} | {v} |\n" for k, v in rows)
+    return (f"# Whole-game duplicate evaluation\n\nA = {s['agent_a']}, B = {s['agent_b']}; every deal "
+            "sequence played twice with the teams swapped\n\n" + metric_table(rows))
 
 
 def summary_line(s: dict[str, Any]) -> str:
@@ -156,15 +151,31 @@ def summary_line(s: dict[str, Any]) -> str:
 def write_outputs(out: Path, res: WholeGameResult) -> None:
     """``games.csv``, ``summary.json`` and ``summary.md`` in ``out`` (created if needed)."""
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "games.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(GAMES_CSV_FIELDS)
-        for k, p in enumerate(res.pairs):
-            w.writerow([k, p.first.seed, p.first.rounds, p.first.score_A, p.first.score_B,
-                        p.second.score_A, p.second.score_B, p.diff])
-    (out / "summary.json").write_text(json.dumps(res.summary, indent=2) + "\n")
+    write_csv(out / "games.csv", GAMES_CSV_FIELDS,
+              (dict(zip(GAMES_CSV_FIELDS, (k, p.first.seed, p.first.rounds, p.first.score_A, p.first.score_B,
+                                           p.second.score_A, p.second.score_B, p.diff)))
+               for k, p in enumerate(res.pairs)))
+    write_json(out / "summary.json", res.summary)
     (out / "summary.md").write_text(summary_markdown(res.summary))
 
 
-__all__ = ["is_whole_game", "SequencePair", "play_sequence", "WholeGameResult", "evaluate_games",
+def _evaluate(agent_a: Any, agent_b: Any, rules: Rules, deals: int, seed: int, matches: int, workers: int,
+              progress: bool) -> WholeGameResult:
+    """:func:`evaluate_games` as the protocol's ``evaluate``: ``deals`` deal sequences (whole games
+    come with them, so no ``matches``), one process (``workers`` 1)."""
+    if matches or workers != 1:
+        raise ValueError(f"whole games take neither matches nor workers, got matches={matches}, "
+                         f"workers={workers}")
+    return evaluate_games(agent_a, agent_b, rules, deals, seed, progress)
+
+
+PROTOCOL = Protocol(name=WHOLE_GAME, files=("summary.json", "summary.md", "games.csv"), evaluate=_evaluate,
+                    summary_markdown=summary_markdown, summary_line=summary_line, write_outputs=write_outputs,
+                    takes_matches=False, takes_workers=False, takes_round_robin=False,
+                    refusal="{game} is evaluated by whole games of two agents (A B, --deals N deal "
+                            "sequences, each played twice); --round-robin, --workers and --matches are "
+                            "for games evaluated deal by deal")
+
+
+__all__ = ["PROTOCOL", "SequencePair", "play_sequence", "WholeGameResult", "evaluate_games",
            "summarize", "summary_markdown", "summary_line", "write_outputs"]

@@ -1,6 +1,6 @@
-"""Bots for Sidi-Jass for two (docs/sidi.md, docs/bots.md): a rule-based player and PIMC.
+"""Sidi-Jass for two's rule-based bots (docs/games/sidi.md, docs/bots.md): a rule-based player and PIMC.
 
-Both read only their seat's observation (:mod:`jass_env.observation_sidi`) and the legal mask, and
+Both read only their seat's observation (:mod:`jass_env.games.sidi.observation`) and the legal mask, and
 both exchange the trump 6 for the face-up card whenever the mask allows it (a 6 for a better trump,
 and the face-up card is public anyway).
 
@@ -15,49 +15,43 @@ wins a trick with its cheapest winning card (plain before trump) and else plays 
 deals of the cards it has not seen (the opponent's hand: his publicly known cards, the face-up
 card he drew or took by the exchange, and as many unseen cards as he holds besides; the stock
 still face down in a random order, the face-up card last), **evaluates** each legal card in
-every world (the world built with :func:`jass_env.core.set_play_position` and
-:func:`jass_env.core.set_sidi_world`, the card applied and the round played out with random legal
-cards, or by default with the compiled greedy play :func:`greedy_card`) by my round score minus
-the opponent's, and **picks** the best mean (ties: the lowest card
-id). After trick 10 nothing is hidden: every world is the true position.
+every world (the world built with :func:`jass_env.engine.positions.set_play_position` and
+:func:`jass_env.games.sidi.rules.set_world`, the card applied and the round played out with random
+legal cards, or by default with the compiled greedy play :func:`greedy_card`) by my round score
+minus the opponent's, and **picks** the best mean (ties: the lowest card id). After trick 10
+nothing is hidden: every world is the true position.
+
+The compiled functions that play a world take the game's number first (a compile-time constant:
+:mod:`jass_env.engine.hooks`); :func:`compiled_pimc` makes the search of one game for Python.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numba import njit
 
-from jass_env import core
-from jass_env.kernel import (
-    ALL_CARDS,
-    PHASE_PLAY,
-    STRENGTH,
-    card_points,
-    cards_in_trick,
-    contract,
-    lowest_bit,
-    phase,
-    popcount,
-    score_of,
-    trick_card,
-)
-from jass_env.observation_sidi import SLICES
-from jass_env.rules import Rules, card_values, make_rules
-from jass_env.sidi import EXCHANGE, STOCK_SIZE
-from jass_env.spec import KIND_SIDI, ROUND_POINTS
+from jass_env.engine.card_play import STRENGTH, card_points
+from jass_env.engine.cards import ACE, ALL_CARDS, ROUND_POINTS, card_values, lowest_bit, popcount
+from jass_env.engine.positions import set_play_position
+from jass_env.engine.state import PHASE_PLAY, cards_in_trick, contract, new_state, phase, score_of, trick_card
+from jass_env.engine.switches import Rules
+from jass_env.engine.transitions import apply_action, legal_set
+from jass_env.games import make_rules
+from jass_env.games.sidi import SPECS
+from jass_env.games.sidi.observation import LAYOUTS
+from jass_env.games.sidi.rules import EXCHANGE, STOCK_SIZE, set_world
 
-from .base import Agent, checked_action
-from .pimc import check_search_params, search_worlds
-from .worlds import play_out_random
+from ..base import Agent, checked_action
+from ..search.pimc import check_search_params, decision_generator, search_worlds
+from ..search.worlds import play_out_random
 
 PLAYERS = 2
-ACE = 0                       # rank offset (jass_env.cards)
 #: a lead worth this many points is worth a trump while the stock lasts
 TRUMP_A_LEAD_FROM = 10
-STATE_SIZE = core.state_size()
 
 
 @dataclass
@@ -86,7 +80,7 @@ def _mask(row: np.ndarray) -> int:
 def decode(obs: Mapping[str, np.ndarray], rules: Rules) -> SidiTable:
     """The :class:`SidiTable` of a Sidi observation."""
     o = np.asarray(obs["observation"])
-    s = SLICES[rules.game]
+    s = LAYOUTS.of(rules.spec).slices
     tricks = rules.spec.tricks
     trick_rows = o[s["trick"]].reshape(PLAYERS, 36)
     leaders = np.flatnonzero(o[s["leader"]])
@@ -113,7 +107,7 @@ class _SidiBot(Agent):
     def __init__(self, rules: str | Rules | None = "sidi", seed: int | None = None) -> None:
         super().__init__(seed)
         self.rules = make_rules(rules)
-        if self.rules.spec.kind != KIND_SIDI:
+        if self.rules.game not in SPECS:
             raise ValueError(f"{type(self).__name__} plays Sidi (rules 'sidi'), not {self.rules.game!r}")
         self.rp = self.rules.params
 
@@ -182,12 +176,13 @@ ROLLOUTS = ("random", "heuristic")
 
 
 @njit(cache=True)
-def greedy_card(st: np.ndarray, rp: np.ndarray) -> int:
+def greedy_card(game: int, st: np.ndarray, rp: np.ndarray) -> int:
     """The play-out policy of PIMC: a leader plays his cheapest plain card (fewest points, then
     weakest; his cheapest trump if he holds only trumps); a follower wins with his cheapest plain
     winner, or with his cheapest trump when the lead is worth 10 or more, else plays his cheapest
-    card (plain before trump)."""
-    legal = core.legal_actions_mask(st, rp) & ALL_CARDS
+    card (plain before trump). ``game``: Sidi's number (a compile-time constant)."""
+    bits, _ = legal_set(game, st, rp)
+    legal = bits & ALL_CARDS
     trump = contract(st)
     n = cards_in_trick(st)
     lead_suit = trick_card(st, 0) // 9 if n else -1
@@ -210,29 +205,41 @@ def greedy_card(st: np.ndarray, rp: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def play_out_greedy(st: np.ndarray, rp: np.ndarray) -> None:
+def play_out_greedy(game: int, st: np.ndarray, rp: np.ndarray) -> None:
     """Play the round of ``st`` to its end, both players with :func:`greedy_card`."""
     while phase(st) == PHASE_PLAY:
-        core.apply_action(st, greedy_card(st, rp), rp)
+        apply_action(game, st, greedy_card(game, st, rp), rp)
 
 
 @njit(cache=True)
-def pimc_scores(world: np.ndarray, legal: int, rp: np.ndarray, policy: int, rng: np.ndarray,
+def pimc_scores(game: int, world: np.ndarray, legal: int, rp: np.ndarray, policy: int, rng: np.ndarray,
                 sums: np.ndarray) -> None:
     """Add my score minus the opponent's (I am player 0) after each legal card of ``world`` and
     a play-out (``policy`` 0 random, 1 greedy) to ``sums[card]``."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st = np.zeros(world.shape[0], dtype=np.int64)
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
         st[:] = world
-        core.apply_action(st, c, rp)
+        apply_action(game, st, c, rp)
         if policy == 0:
-            play_out_random(st, rp, rng)
+            play_out_random(game, st, rp, rng)
         else:
-            play_out_greedy(st, rp)
+            play_out_greedy(game, st, rp)
         sums[c] += score_of(st, 0) - score_of(st, 1)
+
+
+@cache
+def compiled_pimc(game: int):  # noqa: ANN201 (a compiled function)
+    """The PIMC search of the game numbered ``game`` for Python: ``scores(world, legal, rp, policy,
+    rng, sums)`` is :func:`pimc_scores` with that game's rules compiled in."""
+
+    @njit(cache=True)
+    def scores(world, legal, rp, policy, rng, sums):  # noqa: ANN001, ANN202
+        pimc_scores(game, world, legal, rp, policy, rng, sums)
+
+    return scores
 
 
 class SidiPIMC(_SidiBot):
@@ -252,15 +259,16 @@ class SidiPIMC(_SidiBot):
         self.worlds = check_search_params(worlds, time_limit)
         self.time_limit = time_limit
         self.name = f"sidi-pimc{self.worlds}"
+        self._scores = compiled_pimc(self.rules.spec.kind)
 
     def choose(self, t: SidiTable, legal: list[int]) -> int:
         legal_mask = sum(1 << c for c in legal)
-        rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
+        rng = decision_generator(self.rng)
         sums = np.zeros(36, dtype=np.int64)
 
         def step(k: int) -> None:
             for _ in range(k):
-                pimc_scores(self._world(t), legal_mask, self.rp, self.policy, rng, sums)
+                self._scores(self._world(t), legal_mask, self.rp, self.policy, rng, sums)
 
         search_worlds(step, self.worlds, self.time_limit)
         return max(legal, key=lambda c: (sums[c], -c))
@@ -280,18 +288,18 @@ class SidiPIMC(_SidiBot):
         cards = list(self.rng.permutation(cards))
         opponent = t.known_opponent | sum(1 << int(c) for c in cards[:need])
         stock = np.array([*cards[need:], t.face_up] if t.stock_left else [0], dtype=np.int64)
-        st = core.new_state(1)
+        st = new_state(self.rules.spec, 1)
         n_trick = len(t.trick)
         trick = np.full(PLAYERS, -1, dtype=np.int64)
         trick[:n_trick] = t.trick
         zeros = np.zeros(PLAYERS, dtype=np.int64)
         hands = np.array([hand, opponent], dtype=np.int64)
         points, won = np.array(t.points, dtype=np.int64), np.array(t.tricks_won, dtype=np.int64)
-        core.set_play_position(st, hands, np.array(t.played, dtype=np.int64), zeros, zeros, trick, n_trick,
-                               t.leader, 1, 0, -1, t.trump, t.trick_number, points, won, 0, self.rp)
-        core.set_sidi_world(st, stock, t.stock_left, t.trump_card, t.exchanged, self.rp)
+        set_play_position(st, hands, np.array(t.played, dtype=np.int64), zeros, zeros, trick, n_trick,
+                          t.leader, 1, 0, -1, t.trump, t.trick_number, points, won, 0, self.rp)
+        set_world(st, stock, t.stock_left, t.trump_card, t.exchanged, self.rp)
         return st
 
 
-__all__ = ["SidiHeuristic", "SidiPIMC", "SidiTable", "decode", "pimc_scores", "greedy_card",
+__all__ = ["SidiHeuristic", "SidiPIMC", "SidiTable", "decode", "pimc_scores", "compiled_pimc", "greedy_card",
            "play_out_greedy", "ROLLOUTS"]

@@ -5,23 +5,24 @@ For a card decision with more than one legal card:
 1. **Candidates**: the legal cards, or (``candidates=K``) the K with the highest prior
    probability under the policy network (the masked softmax of the root observation).
 2. **Worlds**: ``worlds`` deals of the unseen cards consistent with what the seat knows, sampled
-   exactly as the PIMC bot samples them (:func:`agents.pimc.sample_world`: hand sizes, shown voids,
-   public Weis cards) and built with :func:`agents.pimc.build_world_state` (the searcher is
-   player 0 of every world). With ``oversample=K`` the bidding is inferred from: K x ``worlds``
-   deals are sampled, each weighted by the policy's probability of the contract decisions the
-   other seats made (forehand's push or contract, the choice after a push) had they held that
-   deal's cards, and the ``worlds`` searched are drawn by weight (systematic resampling; a deal
-   drawn twice is rolled out once and counted twice).
+   exactly as the PIMC bot samples them (:func:`agents.bots.schieber.sample_world`: hand sizes,
+   shown voids, public Weis cards) and built with :func:`agents.bots.schieber.build_world_state`
+   (the searcher is player 0 of every world). With ``oversample=K`` the bidding is inferred from:
+   K x ``worlds`` deals are sampled, each weighted by the policy's probability of the contract
+   decisions the other seats made (forehand's push or contract, the choice after a push) had they
+   held that deal's cards, and the ``worlds`` searched are drawn by weight (systematic
+   resampling; a deal drawn twice is rolled out once and counted twice).
 3. **Rollouts**: in every world, each candidate is played and the round is finished by the greedy
    policy network for all four seats, each seat acting on the observation of its own seat in that
-   world (:func:`jass_env.observation.encode_observation`, so no rollout player sees another's
-   hand). All worlds x candidates advance together: one batched forward pass per card still to
-   play (rows = worlds x candidates), its first layer summed over the nonzero features only
-   (:class:`agents.sparse_forward.GreedyForward`). A suit-averaged network
+   world (:func:`jass_env.games.schieber.observation.encode_observation`, so no rollout player
+   sees another's hand). All worlds x candidates advance together: one batched forward pass per
+   card still to play (rows = worlds x candidates), its first layer summed over the nonzero
+   features only (:class:`agents.search.sparse_forward.GreedyForward`). A suit-averaged network
    (:class:`agents.network.PolicyNet`) rolls out with its single view, one MLP pass per row; the
-   prior and the bidding inference use the average. The public features the world state leaves out (Weis
-   points, the shown Stöck, the match totals, and their share of the round score) are copied from
-   the real observation into every rollout observation, turned to the acting seat's view.
+   prior and the bidding inference use the average. The public features the world state leaves
+   out (Weis points, the shown Stöck, the match totals, and their share of the round score) are
+   copied from the real observation into every rollout observation, turned to the acting seat's
+   view.
 4. **Pick** the candidate with the best mean of (own team − opponents) final round score over the
    worlds (the world's score: card points, last-trick 5 and Match bonus, multiplied; Weis and
    Stöck are fixed by the deal and left out, as in PIMC); ties go to the lower card id. With
@@ -32,8 +33,8 @@ For a card decision with more than one legal card:
 Single-legal-card decisions are played without search. The contract is the policy's greedy
 choice (``contract="policy"``), or (``contract="search"``) every legal contract and the push is
 valued the same way in ``worlds`` uniform deals of the 27 cards the seat does not hold, each
-world started by :func:`jass_env.core.start_round` (so its Weis and Stöck are the world's own),
-the partner choosing by the policy after a push.
+world started by :func:`jass_env.engine.transitions.start_round` (so its Weis and Stöck are the
+world's own), the partner choosing by the policy after a push.
 
 Budget: ``worlds`` worlds per decision, cut with ``plays=P`` so that worlds x options x cards
 still to play stays within P card plays (a deterministic bound on the slowest decisions, the first
@@ -43,6 +44,9 @@ new batch starts once the limit is passed (at least one batch always runs; ``las
 how many were searched). Without a time limit the bot is deterministic for a seed: each decision
 draws one 32-bit seed from ``self.rng`` for the compiled world sampler, and the rollouts are
 greedy.
+
+The compiled functions that change a world take the game's number first (a compile-time constant:
+:mod:`jass_env.engine.hooks`); :func:`kernels` makes them for one game for Python.
 
 The shipped checkpoint ``agents/checkpoints/default.pt`` comes from a PPO run with a centralized
 critic (``central_critic: true``) and a distillation that fits the policy only: its own value head
@@ -55,22 +59,26 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from .extras import missing_extra
+from ..extras import missing_extra
 
 try:
     import torch
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
-    raise missing_extra(exc, "agents.search (the policy-guided search bot)") from None
+    raise missing_extra(exc, "agents.search.search (the policy-guided search bot)") from None
 
-from jass_env import core, kernel
-from jass_env.cards import CONTRACT_ACTION_OFFSET, PUSH_ACTION
-from jass_env.core import apply_action
-from jass_env.kernel import N_CARDS, PHASE_OVER, popcount
-from jass_env.observation import (
+from jass_env.engine import state
+from jass_env.engine.cards import N_CARDS, ROUND_POINTS, popcount
+from jass_env.engine.spec import MAX_PLAYERS
+from jass_env.engine.switches import RP_MULT, Rules
+from jass_env.engine.transitions import apply_action, legal_set, start_round, write_legal_mask
+from jass_env.games import make_rules
+from jass_env.games.schieber.observation import (
     O_CONTRACT,
     O_MATCH,
     O_POINTS,
@@ -78,17 +86,26 @@ from jass_env.observation import (
     O_STOECK,
     O_WEIS_POINTS,
     OBS_DIM,
-    encode_action_mask,
     encode_observation,
 )
-from jass_env.rules import RP_MULT, Rules, make_rules
-from jass_env.spec import MAX_PLAYERS, ROUND_POINTS
+from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS, PUSH
 
-from .base import Agent
-from .pimc import STATE_SIZE, build_world_state, sample_world
-from .policy import PolicyAgent
+from ..base import Agent
+from ..bots.schieber import (
+    V_CONTRACT,
+    V_FOREHAND,
+    V_HAND,
+    V_LEGAL,
+    V_PHASE,
+    V_PLAYED,
+    V_PUSHED,
+    build_world_state,
+    decode,
+    sample_world,
+)
+from ..policy import PolicyAgent
+from .pimc import decision_generator
 from .sparse_forward import GreedyForward
-from .view import V_CONTRACT, V_FOREHAND, V_HAND, V_LEGAL, V_PHASE, V_PLAYED, V_PUSHED, decode
 from .worlds import next_rand
 
 #: worlds of the first, timed batch when a time limit is set (the limit is checked between batches)
@@ -99,8 +116,6 @@ DEFAULT_WORLDS = 30
 GAME = "schieber"
 #: how the contract is chosen
 CONTRACT_MODES = ("policy", "search")
-#: the number of actions of a Schieber observation's action mask
-N_ACTIONS = 43
 #: resolution of the random offset of systematic resampling
 RESAMPLE_GRID = 1 << 30
 
@@ -108,35 +123,36 @@ RESAMPLE_GRID = 1 << 30
 @njit(cache=True)
 def sample_worlds(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> None:
     """Fill ``hands`` (int64[n_worlds, MAX_PLAYERS], by relative seat) with ``n_worlds`` deals of
-    the unseen cards of the seat view ``v`` (:func:`agents.pimc.sample_world`)."""
+    the unseen cards of the seat view ``v`` (:func:`agents.bots.schieber.sample_world`)."""
     for w in range(hands.shape[0]):
         sample_world(v, rp, rng, hands[w])
 
 
 @njit(cache=True)
-def build_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, cands: np.ndarray,
+def build_rows(game: int, v: np.ndarray, rp: np.ndarray, hands: np.ndarray, cands: np.ndarray,
                states: np.ndarray) -> None:
-    """Fill ``states`` (int64[len(hands) * len(cands), STATE_SIZE]) with the worlds ``hands``
+    """Fill ``states`` (int64[len(hands) * len(cands), state size]) with the worlds ``hands``
     (from :func:`sample_worlds`) of the seat view ``v``, each once per candidate card with that
     card already played: row ``w * len(cands) + k`` is world ``w`` after candidate ``cands[k]``."""
-    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    world = np.zeros(states.shape[1], dtype=np.int64)
     nc = cands.shape[0]
     for w in range(hands.shape[0]):
         build_world_state(v, hands[w], rp, world)
         for k in range(nc):
             row = states[w * nc + k]
             row[:] = world
-            apply_action(row, cands[k], rp)
+            apply_action(game, row, cands[k], rp)
 
 
 @njit(cache=True)
-def encode_world_seat(st: np.ndarray, p: int, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
+def encode_world_seat(game: int, st: np.ndarray, p: int, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
                       mask: np.ndarray) -> None:
     """Observation (float32[OBS_DIM]) and action mask (int8[43]) of player ``p`` in the world
     state ``st``, with the match totals (which a world leaves out) from my real observation
     ``root``, turned to ``p``'s team."""
     encode_observation(st, p, rp, obs)
-    encode_action_mask(st, rp, mask)
+    bits, block = legal_set(game, st, rp)
+    write_legal_mask(bits, block, mask)
     own = p % 2
     for k in range(2):
         obs[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
@@ -144,48 +160,50 @@ def encode_world_seat(st: np.ndarray, p: int, rp: np.ndarray, root: np.ndarray, 
 
 
 @njit(cache=True)
-def encode_bidding_rows(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, root: np.ndarray,
-                        obs: np.ndarray, mask: np.ndarray, taken: np.ndarray) -> None:
+def encode_bidding_rows(game: int, v: np.ndarray, rp: np.ndarray, size: int, hands: np.ndarray,
+                        root: np.ndarray, obs: np.ndarray, mask: np.ndarray, taken: np.ndarray) -> None:
     """The round's contract decisions as each world ``hands[w]`` would have seen them, for
     weighting the worlds by how likely they make the bidding that happened (card play only).
 
-    A world's hands at the deal are its hands now plus the cards each seat has played. Row
-    ``2w`` of ``obs`` (float32[2 n, OBS_DIM]) and ``mask`` (int8[2 n, 43]) is forehand's first
-    decision, row ``2w + 1`` the choice after a push; ``taken[row]`` is the action that was
-    played there, or -1 where the decision was mine (the same in every world) or never came (no
-    push). The match totals come from my real observation ``root``, turned to the acting seat."""
-    start = np.zeros(STATE_SIZE, dtype=np.int64)
+    A world's hands at the deal are its hands now plus the cards each seat has played; its state
+    has ``size`` entries. Row ``2w`` of ``obs`` (float32[2 n, OBS_DIM]) and ``mask`` (int8[2 n,
+    43]) is forehand's first decision, row ``2w + 1`` the choice after a push; ``taken[row]`` is
+    the action that was played there, or -1 where the decision was mine (the same in every world)
+    or never came (no push). The match totals come from my real observation ``root``, turned to
+    the acting seat."""
+    start = np.zeros(size, dtype=np.int64)
     dealt = np.zeros(4, dtype=np.int64)
     forehand = v[V_FOREHAND]
-    chosen = CONTRACT_ACTION_OFFSET + v[V_CONTRACT]
+    chosen = CONTRACT_OFFSET + v[V_CONTRACT]
     for w in range(hands.shape[0]):
         for p in range(4):
             dealt[p] = hands[w, p] | v[V_PLAYED + p]
         start[:] = 0
-        core.start_round(start, dealt, (forehand + 3) % 4, rp)
+        start_round(game, start, dealt, (forehand + 3) % 4, rp)
         for j in range(2):
             i = 2 * w + j
             taken[i] = -1
             if j == 1:
                 if not v[V_PUSHED]:
                     break
-                apply_action(start, PUSH_ACTION, rp)
-            p = kernel.to_move(start)
+                apply_action(game, start, PUSH, rp)
+            p = state.to_move(start)
             if p == 0:
                 continue
-            taken[i] = PUSH_ACTION if j == 0 and v[V_PUSHED] else chosen
-            encode_world_seat(start, p, rp, root, obs[i], mask[i])
+            taken[i] = PUSH if j == 0 and v[V_PUSHED] else chosen
+            encode_world_seat(game, start, p, rp, root, obs[i], mask[i])
 
 
 @njit(cache=True)
-def build_contract_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, options: np.ndarray,
+def build_contract_rows(game: int, v: np.ndarray, rp: np.ndarray, n_worlds: int, options: np.ndarray,
                         rng: np.ndarray, states: np.ndarray) -> None:
     """Like :func:`build_rows` for the contract choice: ``n_worlds`` deals of the 27 cards I do not
-    hold (9 to each other seat, uniformly), each started with :func:`jass_env.core.start_round`
-    (after forehand's push when ``v`` is the choice after a push) and then once per option of
-    ``options`` (contract actions or the push) applied: row ``w * len(options) + k``."""
+    hold (9 to each other seat, uniformly), each started with
+    :func:`jass_env.engine.transitions.start_round` (after forehand's push when ``v`` is the
+    choice after a push) and then once per option of ``options`` (contract actions or the push)
+    applied: row ``w * len(options) + k``."""
     hands = np.zeros(4, dtype=np.int64)
-    world = np.zeros(STATE_SIZE, dtype=np.int64)
+    world = np.zeros(states.shape[1], dtype=np.int64)
     unseen = np.empty(27, dtype=np.int64)
     k = 0
     for c in range(36):
@@ -205,25 +223,25 @@ def build_contract_rows(v: np.ndarray, rp: np.ndarray, n_worlds: int, options: n
             for i in range(9 * (r - 1), 9 * r):
                 hands[r] |= np.int64(1) << unseen[i]
         world[:] = 0
-        core.start_round(world, hands, dealer, rp)
+        start_round(game, world, hands, dealer, rp)
         if after_push:
-            apply_action(world, PUSH_ACTION, rp)
+            apply_action(game, world, PUSH, rp)
         for k in range(nc):
             row = states[w * nc + k]
             row[:] = world
-            apply_action(row, options[k], rp)
+            apply_action(game, row, options[k], rp)
 
 
 @njit(cache=True)
-def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_world: bool,
+def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_world: bool,
                 obs: np.ndarray, mask: np.ndarray) -> None:
     """Observation (float32[B, OBS_DIM]) and action mask (int8[B, 43]) of the player to move in
-    each world state of ``states`` (int64[B, STATE_SIZE]); a finished row gets an all-zero mask.
+    each world state of ``states`` (int64[B, state size]); a finished row gets an all-zero mask.
 
     The searcher is player 0 and ``root`` its real observation. The match totals come from
-    ``root``; in a ``card_play_world`` (built by :func:`agents.pimc.build_world_state`, which
-    leaves Weis and Stöck out) so do the Weis points, the shown Stöck and their part of the round
-    score, turned to the acting seat's view."""
+    ``root``; in a ``card_play_world`` (built by :func:`agents.bots.schieber.build_world_state`,
+    which leaves Weis and Stöck out) so do the Weis points, the shown Stöck and their part of the
+    round score, turned to the acting seat's view."""
     root_contract = -1
     for c in range(6):
         if root[O_CONTRACT + c] > 0.5:
@@ -236,12 +254,12 @@ def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_
             extra[t] = root[O_SCORE + t] - root[O_POINTS + t] * ROUND_POINTS * mult
     for i in range(states.shape[0]):
         st = states[i]
-        if kernel.phase(st) == PHASE_OVER:
+        if state.phase(st) == state.PHASE_OVER:
             mask[i, :] = 0
             continue
-        p = kernel.to_move(st)
+        p = state.to_move(st)
         o = obs[i]
-        encode_world_seat(st, p, rp, root, o, mask[i])
+        encode_world_seat(game, st, p, rp, root, o, mask[i])
         own = p % 2
         if not card_play_world:
             continue
@@ -255,15 +273,15 @@ def encode_rows(states: np.ndarray, rp: np.ndarray, root: np.ndarray, card_play_
 
 
 @njit(cache=True)
-def step_rows(states: np.ndarray, actions: np.ndarray, rp: np.ndarray) -> int:
+def step_rows(game: int, states: np.ndarray, actions: np.ndarray, rp: np.ndarray) -> int:
     """Apply ``actions[i]`` in every unfinished ``states[i]``; return how many rows are still
     unfinished afterwards."""
     live = 0
     for i in range(states.shape[0]):
-        if kernel.phase(states[i]) == PHASE_OVER:
+        if state.phase(states[i]) == state.PHASE_OVER:
             continue
-        apply_action(states[i], actions[i], rp)
-        if kernel.phase(states[i]) != PHASE_OVER:
+        apply_action(game, states[i], actions[i], rp)
+        if state.phase(states[i]) != state.PHASE_OVER:
             live += 1
     return live
 
@@ -272,7 +290,46 @@ def step_rows(states: np.ndarray, actions: np.ndarray, rp: np.ndarray) -> int:
 def row_results(states: np.ndarray, out: np.ndarray) -> None:
     """``out[i]`` = team 0 − team 1 round score of the finished world ``states[i]``."""
     for i in range(states.shape[0]):
-        out[i] = kernel.score_of(states[i], 0) - kernel.score_of(states[i], 1)
+        out[i] = state.score_of(states[i], 0) - state.score_of(states[i], 1)
+
+
+class Kernels(NamedTuple):
+    """The compiled functions of this module that change a world, made for one game
+    (:func:`kernels`): each takes the arguments of the function it is named after, without the
+    game's number."""
+
+    build_rows: object
+    encode_bidding_rows: object
+    build_contract_rows: object
+    encode_rows: object
+    step_rows: object
+
+
+@cache
+def kernels(game: int) -> Kernels:
+    """The search's compiled functions for the game numbered ``game`` (its rules compiled in)."""
+
+    @njit(cache=True)
+    def build_rows_(v, rp, hands, cands, states):  # noqa: ANN001, ANN202
+        build_rows(game, v, rp, hands, cands, states)
+
+    @njit(cache=True)
+    def encode_bidding_rows_(v, rp, size, hands, root, obs, mask, taken):  # noqa: ANN001, ANN202
+        encode_bidding_rows(game, v, rp, size, hands, root, obs, mask, taken)
+
+    @njit(cache=True)
+    def build_contract_rows_(v, rp, n_worlds, options, rng, states):  # noqa: ANN001, ANN202
+        build_contract_rows(game, v, rp, n_worlds, options, rng, states)
+
+    @njit(cache=True)
+    def encode_rows_(states, rp, root, card_play_world, obs, mask):  # noqa: ANN001, ANN202
+        encode_rows(game, states, rp, root, card_play_world, obs, mask)
+
+    @njit(cache=True)
+    def step_rows_(states, actions, rp):  # noqa: ANN001, ANN202
+        return step_rows(game, states, actions, rp)
+
+    return Kernels(build_rows_, encode_bidding_rows_, build_contract_rows_, encode_rows_, step_rows_)
 
 
 def _budget_int(name: str, value: object) -> int:
@@ -340,6 +397,8 @@ class SearchAgent(Agent):
                      + (f"-margin{margin:g}" if margin else "")
                      + (f"-infer{self.oversample}" if self.oversample > 1 else ""))
         self.last_worlds = 0   # worlds searched in the last searched decision
+        self._kernels = kernels(self.rules.spec.kind)
+        self._size = state.state_size(self.rules.spec)
 
     def _prior(self, obs: Mapping[str, np.ndarray]) -> np.ndarray:
         """Root policy probabilities (43,) of the masked softmax."""
@@ -372,7 +431,7 @@ class SearchAgent(Agent):
         obs = np.zeros((2 * m, OBS_DIM), dtype=np.float32)
         mask = np.zeros((2 * m, N_ACTIONS), dtype=np.int8)
         taken = np.full(2 * m, -1, dtype=np.int64)
-        encode_bidding_rows(v, self.rp, hands, root, obs, mask, taken)
+        self._kernels.encode_bidding_rows(v, self.rp, self._size, hands, root, obs, mask, taken)
         rows = np.flatnonzero(taken >= 0)
         if len(rows) == 0:                      # I made every contract decision: nothing to infer
             return hands[:n_worlds], np.ones(n_worlds, dtype=np.int64)
@@ -396,19 +455,19 @@ class SearchAgent(Agent):
         nc = len(options)
         if card_play:
             hands, counts = self._world_hands(v, root, n_worlds, rng)
-            states = np.zeros((len(hands) * nc, STATE_SIZE), dtype=np.int64)
-            build_rows(v, self.rp, hands, options, states)
+            states = np.zeros((len(hands) * nc, self._size), dtype=np.int64)
+            self._kernels.build_rows(v, self.rp, hands, options, states)
         else:
             counts = np.ones(n_worlds, dtype=np.int64)
-            states = np.zeros((n_worlds * nc, STATE_SIZE), dtype=np.int64)
-            build_contract_rows(v, self.rp, n_worlds, options, rng, states)
+            states = np.zeros((n_worlds * nc, self._size), dtype=np.int64)
+            self._kernels.build_contract_rows(v, self.rp, n_worlds, options, rng, states)
         b = len(states)
         obs = np.zeros((b, OBS_DIM), dtype=np.float32)
         mask = np.zeros((b, N_ACTIONS), dtype=np.int8)
-        live = int(sum(kernel.phase(st) != PHASE_OVER for st in states))
+        live = int(sum(state.phase(st) != state.PHASE_OVER for st in states))
         while live:
-            encode_rows(states, self.rp, root, card_play, obs, mask)
-            live = step_rows(states, self._greedy(obs, mask), self.rp)
+            self._kernels.encode_rows(states, self.rp, root, card_play, obs, mask)
+            live = self._kernels.step_rows(states, self._greedy(obs, mask), self.rp)
         results = np.zeros(b, dtype=np.int64)
         row_results(states, results)
         return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0).astype(np.float64)
@@ -440,7 +499,7 @@ class SearchAgent(Agent):
         if len(options) <= 1:
             return None
         root = np.asarray(obs["observation"], dtype=np.float32)
-        rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
+        rng = decision_generator(self.rng)
         budget = self._world_budget(v, len(options))
         if self.time_limit is None:
             sums = self._rollouts(v, root, options, budget, rng, card_play)
@@ -475,5 +534,5 @@ class SearchAgent(Agent):
         return int(options[best])
 
 
-__all__ = ["SearchAgent", "build_rows", "build_contract_rows", "encode_rows", "step_rows", "row_results",
-           "TIMED_BATCH", "CONTRACT_MODES"]
+__all__ = ["SearchAgent", "sample_worlds", "build_rows", "encode_bidding_rows", "build_contract_rows",
+           "encode_rows", "step_rows", "row_results", "Kernels", "kernels", "TIMED_BATCH", "CONTRACT_MODES"]

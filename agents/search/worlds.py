@@ -7,8 +7,8 @@ cards as it still holds and only cards it may hold. Cards are placed most constr
 a random order among equals), each to a random allowed seat weighted by its free slots; a dead end
 restarts, and after ``MAX_TRIES`` restarts the allowed sets are dropped (an inconsistent view
 then still gives a full deal). The game-specific part, which cards a seat may hold, stays with
-each bot (:mod:`agents.pimc`, :mod:`agents.differenzler`); :func:`deal_seat_view` is the common case
-(shown voids and public Weis cards), :func:`play_out_random` the random rollout of any game.
+each game's bots (:mod:`agents.bots`); :func:`deal_seat_view` is the common case (shown voids and
+public Weis cards), :func:`play_out_random` the random rollout of any game.
 """
 
 from __future__ import annotations
@@ -16,18 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from jass_env import core
-from jass_env.kernel import (
-    ALL_CARDS,
-    PHASE_PLAY,
-    lowest_bit,
-    nth_bit,
-    phase,
-    popcount,
-    possible_holding,
-    xorshift32,
-)
-from jass_env.rules import RP_DECK
+from jass_env.engine.card_play import possible_holding
+from jass_env.engine.cards import ALL_CARDS, lowest_bit, nth_bit, popcount
+from jass_env.engine.deal import xorshift32
+from jass_env.engine.state import PHASE_PLAY, phase
+from jass_env.engine.switches import RP_DECK
+from jass_env.engine.transitions import apply_action, legal_set
 
 #: restarts before the allowed sets are dropped
 MAX_TRIES = 50
@@ -123,8 +117,8 @@ def deal_seat_view(hand: int, played: np.ndarray, voids: np.ndarray, public: np.
     Per relative seat r (arrays of length >= n): ``played[r]`` its cards played, ``voids[r]`` its
     shown voids (bit s = suit s), ``public[r]`` its public cards (Weis shown; those not yet played
     stay with it). Each seat gets ``tricks`` − its played cards in all, only cards its voids allow
-    under ``contract`` (:func:`jass_env.kernel.possible_holding`). Returns the restarts used
-    (:func:`deal_unseen`).
+    under ``contract`` (:func:`jass_env.engine.card_play.possible_holding`). Returns the restarts
+    used (:func:`deal_unseen`).
     """
     seen = hand
     for r in range(n):
@@ -145,11 +139,13 @@ def deal_seat_view(hand: int, played: np.ndarray, voids: np.ndarray, public: np.
 
 
 @njit(cache=True)
-def play_out_random(st: np.ndarray, rp: np.ndarray, rng: np.ndarray) -> None:
-    """Play the round of ``st`` to its end with uniformly random legal cards drawn from ``rng``."""
+def play_out_random(game: int, st: np.ndarray, rp: np.ndarray, rng: np.ndarray) -> None:
+    """Play the round of ``st`` (of the game numbered ``game``, a compile-time constant) to its end
+    with uniformly random legal cards drawn from ``rng``."""
     while phase(st) == PHASE_PLAY:
-        legal = core.legal_actions_mask(st, rp) & ALL_CARDS
-        core.apply_action(st, nth_bit(legal, next_rand(rng, popcount(legal))), rp)
+        bits, _ = legal_set(game, st, rp)
+        legal = bits & ALL_CARDS
+        apply_action(game, st, nth_bit(legal, next_rand(rng, popcount(legal))), rp)
 
 
 __all__ = ["MAX_TRIES", "next_rand", "deal_unseen", "deal_seat_view", "play_out_random"]

@@ -1,15 +1,15 @@
 """Seat-rotation evaluation of games where everyone plays alone (Differenzler, Mittlere, Molotow;
 docs/bots.md).
 
-``python -m agents.evaluate A B --rules differenzler --deals N --out DIR`` lands here.
+``python -m agents.evaluate A B --rules differenzler --deals N --out DIR`` lands here
+(:func:`agents.evaluation.protocol.protocol_for` says which games).
 
 Protocol
 --------
-* **Deal set.** Deal ``i`` of the set with seed ``S`` is dealt by the engine
-  (:func:`jass_env.core.deal_round`, which also fixes trump: the shown bottom card) from the
-  generator state ``seed_to_rng_state(deal_seed(S, i))`` with dealer ``i % n``; the dealt state is
-  kept and every play starts from a copy, so all plays of a deal have the same hands and trump.
-  The set's SHA-256 (rules, seeds, dealers, hands, trump) is reported.
+* **Deal set.** Deal ``i`` of the set with seed ``S`` (:class:`agents.evaluation.deals.RotationDeal`)
+  is dealt by the engine, trump included, from ``deal_seed(S, i)`` with dealer ``i % n``; every
+  play starts from a copy of the dealt state, so all plays of a deal have the same hands and
+  trump. The set's SHA-256 (rules, seeds, dealers, hands, trump) is reported.
 * **Line-up and rotation.** A sits in one seat and B in the other ``n − 1`` (one B instance per
   seat). Every deal is played ``n`` times: in rotation ``k`` A sits in seat ``k``, so A holds every
   hand once and B every hand ``n − 1`` times. Before each play every agent is reset with
@@ -23,26 +23,23 @@ Protocol
   plays on), each played ``n`` times with A in seat ``k`` (the engine deals the same rounds from
   the game's seed in every rotation). A's game win rate (lowest total) with a Wilson interval,
   against the chance level ``1 / n``. Agents are reset before every round with seeds of
-  (game, round, seat).
+  (game, round, seat) (:func:`agents.evaluation.seeds.round_seed`).
 
-Agents act on ``{"observation": float32[obs_dim], "action_mask": int8[n_actions]}`` of the player
-to move, encoded by :func:`jass_env.encoding.encode_observation` as in the environment.
+Agents act on the observation and action mask of the player to move, as in the environment
+(:mod:`agents.evaluation.table`).
 
 Mittlere, Molotow and Sidi: the same protocol with each hand's score instead of the penalty
 (Mittlere's Striche − Nullen, higher is better; Molotow's points + table Weis − hand Weis − Stöck,
 lower is better; Sidi's points + Weis + Stöck (+100), higher is better: with two players each
 deal is played twice, the seats swapped); the summary names the statistic (``score_name``,
-``higher_is_better``) and the sign test counts a deal for A when A did better in that direction.
-No exact hits there.
+``higher_is_better``, from :func:`agents.evaluation.protocol.statistic_for`) and the sign test
+counts a deal for A when A did better in that direction. No exact hits there.
 
 Outputs in ``--out DIR``: ``deals.csv`` (per deal and rotation), ``summary.json``, ``summary.md``.
 """
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -51,86 +48,23 @@ from typing import Any
 
 import numpy as np
 
-from jass_env import core
-from jass_env.encoding import encode_observation, obs_dim
-from jass_env.game import seed_to_rng_state
-from jass_env.kernel import match_winner, phase, score_of, to_move
-from jass_env.rules import Rules, make_rules
-from jass_env.spec import KIND_DIFFERENZLER
+from jass_env.engine.deal import seed_to_rng_state
+from jass_env.engine.state import StateView, match_winner, new_state, score_of, to_move
+from jass_env.engine.switches import Rules
+from jass_env.games import make_rules, overrides
 
+from ..base import Agent
+from ..registry import agent_description
 from . import stats
-from .base import Agent
-from .evaluate import Progress, _hash_seed, _reset_agents, deal_seed, match_seed, seat_seed
-from .headline import statistic
-from .registry import agent_description, make_agent
+from .deals import RotationDeal, make_rotation_deal, rotation_deal_set_hash
+from .lineups import build_team, label
+from .progress import Progress
+from .protocol import ROTATION, Protocol, protocol_for, statistic_for
+from .report import metric_table, write_csv, write_json
+from .seeds import match_seed, round_seed, seat_seed
+from .table import Table, reset_agents
 
 CSV_FIELDS = ("deal", "seed", "dealer", "rotation", "a_seat", "penalty_A", "penalty_B_mean", "penalties")
-
-
-class RotationError(RuntimeError):
-    """An agent misbehaved during a rotation evaluation (illegal action, exception)."""
-
-
-@dataclass(frozen=True)
-class RotationDeal:
-    """One frozen deal: its index, seed, dealer and the dealt state every play starts from."""
-
-    index: int
-    seed: int
-    dealer: int
-    start: np.ndarray = field(repr=False, compare=False)
-
-
-def make_rotation_deal(rules: Rules, set_seed: int, index: int) -> RotationDeal:
-    """Deal ``index`` of the set ``set_seed`` (dealer ``index % n``), hands and trump fixed."""
-    s = deal_seed(set_seed, index)
-    st = core.new_state(seed_to_rng_state(s))
-    core.reset_match(st, False)
-    dealer = index % rules.spec.players
-    core.deal_round(st, dealer, rules.params)
-    return RotationDeal(index, s, dealer, st)
-
-
-def deal_set_hash(deals: Sequence[RotationDeal], rules: Rules) -> str:
-    """SHA-256 over the rules' switches and every deal's index, seed, dealer, hands and trump."""
-    h = hashlib.sha256(json.dumps(rules.switches(), sort_keys=True, default=str).encode())
-    for d in deals:
-        v = core.StateView(d.start, rules.params)
-        h.update(f"{d.index},{d.seed},{d.dealer},{','.join(map(str, v.hands))},{v.contract},"
-                 f"{v.trump_card};".encode())
-    return h.hexdigest()
-
-
-class Table:
-    """Asks seat agents for actions on a state: observation and mask buffers for one game."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules, self.rp = rules, rules.params
-        self.obs = np.zeros(obs_dim(rules), dtype=np.float32)
-        self.mask = np.zeros(rules.spec.n_actions, dtype=np.int8)
-
-    def act(self, agent: Agent, st: np.ndarray) -> int:
-        """The legal action ``agent`` chooses for the player to move (RotationError otherwise)."""
-        player = int(to_move(st))
-        encode_observation(st, player, self.rp, self.obs)
-        core.write_legal_mask(core.legal_actions_mask(st, self.rp), core.legal_block(st, self.rp), self.mask)
-        try:
-            a = agent.act({"observation": self.obs.copy(), "action_mask": self.mask.copy()})
-        except Exception as e:
-            raise RotationError(f"agent {getattr(agent, 'name', agent)!r} in seat {player} failed: "
-                                f"{type(e).__name__}: {e}") from e
-        if not isinstance(a, (int, np.integer)) or not core.is_legal(st, self.rp, int(a)):
-            raise RotationError(f"agent {getattr(agent, 'name', agent)!r} in seat {player} chose {a!r}, "
-                                f"which is not a legal action; legal: "
-                                f"{core.legal_actions(st, self.rp).tolist()}")
-        return int(a)
-
-    def play_round(self, start: np.ndarray, seat_agents: Sequence[Agent]) -> np.ndarray:
-        """Play a round from a copy of ``start`` with ``seat_agents[p]`` in seat p; the final state."""
-        st = start.copy()
-        while phase(st) != core.PHASE_OVER:
-            core.apply_action(st, self.act(seat_agents[int(to_move(st))], st), self.rp)
-        return st
 
 
 def rotation_seats(lineup: Sequence[Agent], k: int) -> list[Agent]:
@@ -170,7 +104,7 @@ def play_rotations(table: Table, deal: RotationDeal, lineup: Sequence[Agent], se
     rows = []
     for k in range(n):
         seats = rotation_seats(lineup, k)
-        _reset_agents(seats, seeds)
+        reset_agents(seats, seeds)
         st = table.play_round(deal.start, seats)
         if keep is not None:
             keep.append((seats, st))
@@ -198,16 +132,16 @@ def play_game(table: Table, index: int, lineup: Sequence[Agent], k: int, set_see
     rp = table.rp
     n = len(lineup)
     seats = rotation_seats(lineup, k)
-    st = core.new_state(seed_to_rng_state(match_seed(set_seed, index)))
-    core.start_episode(st, rp, True, -1)
-    view = core.StateView(st, rp)
+    st = new_state(table.rules.spec, seed_to_rng_state(match_seed(set_seed, index)))
+    table.engine.start_episode(st, rp, True, -1)
+    view = StateView(st, rp)
     current = -1
     while True:
         if view.rounds_done != current:
             current = view.rounds_done
-            _reset_agents(seats, [_hash_seed(set_seed, 3, index, current, s) for s in range(n)])
-        core.apply_action(st, table.act(seats[int(to_move(st))], st), rp)
-        if core.episode_over(st, rp):
+            reset_agents(seats, [round_seed(set_seed, index, current, s) for s in range(n)])
+        table.engine.apply_action(st, table.act(seats[int(to_move(st))], st), rp)
+        if table.engine.episode_over(st, rp):
             break
     return GameResult(index, k, view.match_score, int(match_winner(st)), view.rounds_done)
 
@@ -223,32 +157,21 @@ class RotationPairResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def _lineup(agent: Any, rules: Rules, copies: int) -> list[Agent]:
-    if isinstance(agent, str):
-        return [make_agent(agent, rules) for _ in range(copies)]
-    if isinstance(agent, Agent) or hasattr(agent, "act"):
-        return [agent] * copies
-    if callable(agent):
-        return [agent() for _ in range(copies)]
-    raise TypeError(f"an agent must be a spec string, an Agent or a factory, got {type(agent).__name__}")
-
-
 def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "differenzler",
                       deals: int = 500, seed: int = 0, matches: int = 0, progress: bool = False,
                       label_a: str | None = None, label_b: str | None = None) -> RotationPairResult:
     """Seat-rotation evaluation of A against B (module docstring) on ``deals`` deals of the set
     ``seed`` and ``matches`` games. Agents: spec strings, factories or instances."""
     rules = make_rules(rules)
-    if rules.spec.team_mode != "none":
-        raise ValueError(f"seat rotation is for games where everyone plays alone; {rules.game} has teams "
-                         f"(use the duplicate evaluation)")
+    if protocol_for(rules) != ROTATION:
+        raise ValueError(f"seat rotation is for games where everyone plays alone; {rules.game} is evaluated "
+                         f"by the {protocol_for(rules)} protocol")
     if deals < 2 or matches < 0 or seed < 0:
         raise ValueError(f"need deals >= 2, matches >= 0, seed >= 0; got {deals}, {matches}, {seed}")
     n = rules.spec.players
-    la = label_a or (agent_a if isinstance(agent_a, str) else getattr(agent_a, "name", "A"))
-    lb = label_b or (agent_b if isinstance(agent_b, str) else getattr(agent_b, "name", "B"))
+    la, lb = label(agent_a, label_a, "A"), label(agent_b, label_b, "B")
     t0 = time.monotonic()
-    lineup = _lineup(agent_a, rules, 1) + _lineup(agent_b, rules, n - 1)
+    lineup = build_team(agent_a, rules, 1) + build_team(agent_b, rules, n - 1)
     table = Table(rules)
     deal_set = [make_rotation_deal(rules, seed, i) for i in range(deals)]
     bar = Progress(deals + matches, f"{la} vs {lb}", enabled=progress)
@@ -262,17 +185,13 @@ def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "d
         bar.update()
     bar.close()
     out = RotationPairResult(la, lb, results, games)
-    out.summary = summarize(out, rules, seed, deal_set_hash(deal_set, rules), time.monotonic() - t0,
+    out.summary = summarize(out, rules, seed, rotation_deal_set_hash(deal_set, rules), time.monotonic() - t0,
                             [agent_description(a) for a in (lineup[0], lineup[-1])])
     return out
 
 
-def higher_is_better(rules: Rules) -> bool:
-    """Whether a higher round score is better (Mittlere, Sidi) or a lower one (Differenzler, Molotow)."""
-    return statistic(rules).higher_is_better
-
-
 def _ci(values: Sequence[float]) -> dict[str, Any]:
+    """A mean with its t-based 95 % interval and the standard deviation, JSON-ready."""
     ci = stats.mean_ci(values)
     return {"mean": ci.mean, "ci95": [ci.low, ci.high], "std": ci.std}
 
@@ -282,9 +201,9 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
     """The JSON-ready summary of one rotation evaluation."""
     n = rules.spec.players
     diffs = [r.diff for r in res.deals]
-    higher = higher_is_better(rules)
+    stat = statistic_for(rules)
+    higher = stat.higher_is_better
     sign = stats.sign_test(diffs if higher else [-d for d in diffs])   # a deal where A did better
-    differenzler = rules.spec.kind == KIND_DIFFERENZLER
     exact = sum(row[k] < 0 for r in res.deals for k, row in enumerate(r.penalties))
     g = len(res.games)
     won = sum(x.a_won for x in res.games)
@@ -292,9 +211,9 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
         "mode": "rotation",
         "agents": {"A": res.agent_a, "B": res.agent_b},
         "agent_descriptions": {"A": descriptions[0], "B": descriptions[1]},
-        "rules": {"preset": rules.name, "overrides": rules.overrides()},
+        "rules": {"preset": rules.name, "overrides": overrides(rules)},
         "players": n,
-        "score_name": "penalty" if differenzler else "score",
+        "score_name": stat.score,
         "higher_is_better": higher,
         "seed": seed,
         "deals": len(res.deals),
@@ -305,7 +224,7 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
         "difference_A_minus_B": _ci(diffs),
         "share_of_deals_A_better": sign.share,
         "sign_test": sign.as_dict(),
-        "exact_hits_A": exact / (n * len(res.deals)) if differenzler else None,
+        "exact_hits_A": exact / (n * len(res.deals)) if stat.exact_hits else None,
         "games": g,
         "game_rounds": rules.match_rounds,
         "game_win_rate_A": won / g if g else None,
@@ -317,6 +236,8 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
 
 
 def summary_markdown(s: dict[str, Any]) -> str:
+    """One rotation evaluation's summary as a Markdown section (title, metric table)."""
+
     def ci(d: dict[str, Any], sign: str = "") -> str:
         return f"{d['mean']:{sign}.2f}  [{d['ci95'][0]:{sign}.2f}, {d['ci95'][1]:{sign}.2f}]"
 
@@ -338,27 +259,26 @@ def summary_markdown(s: dict[str, Any]) -> str:
     rows += [("rules", f"{s['rules']['preset']} {s['rules']['overrides'] or ''}".strip()),
              ("deal set seed / hash", f"{s['seed']} / {s['deal_set_hash'][:16]}"),
              ("elapsed", f"{s['elapsed_seconds']:.1f} s")]
-    head = (f"## {s['agents']['A']} vs {s['agents']['B']} (A in one seat, B in the others)\n\n"
-            "| metric | value |\n|---|---|\n")
-    return head + "\n".join(f"| {k} | {v} |" for k, v in rows) + "\n"
+    return (f"## {s['agents']['A']} vs {s['agents']['B']} (A in one seat, B in the others)\n\n"
+            + metric_table(rows))
 
 
 def write_outputs(out: Path, res: RotationPairResult) -> None:
+    """``deals.csv`` (one line per deal and rotation), ``summary.json`` and ``summary.md`` in
+    ``out`` (created if needed)."""
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "deals.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
-        w.writeheader()
-        for r in res.deals:
-            for k, row in enumerate(r.penalties):
-                w.writerow({"deal": r.deal, "seed": r.seed, "dealer": r.dealer, "rotation": k, "a_seat": k,
-                            "penalty_A": row[k],
-                            "penalty_B_mean": float(np.mean([x for s, x in enumerate(row) if s != k])),
-                            "penalties": " ".join(map(str, row))})
-    (out / "summary.json").write_text(json.dumps(res.summary, indent=2) + "\n")
+    write_csv(out / "deals.csv", CSV_FIELDS,
+              ({"deal": r.deal, "seed": r.seed, "dealer": r.dealer, "rotation": k, "a_seat": k,
+                "penalty_A": row[k],
+                "penalty_B_mean": float(np.mean([x for s, x in enumerate(row) if s != k])),
+                "penalties": " ".join(map(str, row))}
+               for r in res.deals for k, row in enumerate(r.penalties)))
+    write_json(out / "summary.json", res.summary)
     (out / "summary.md").write_text("# Seat-rotation evaluation\n\n" + summary_markdown(res.summary))
 
 
 def summary_line(s: dict[str, Any]) -> str:
+    """One rotation evaluation's summary as one line for the terminal."""
     d = s["difference_A_minus_B"]
     line = (f"{s['agents']['A']} vs {s['agents']['B']}: {s.get('score_name', 'penalty')} per round "
             f"A {s['penalty_A']['mean']:.2f}, "
@@ -371,5 +291,21 @@ def summary_line(s: dict[str, Any]) -> str:
     return line
 
 
-__all__ = ["evaluate_rotation", "play_rotations", "play_game", "make_rotation_deal", "rotation_seats",
-           "Table", "RotationError", "RotationResult", "GameResult", "write_outputs", "summary_line"]
+def _evaluate(agent_a: Any, agent_b: Any, rules: Rules, deals: int, seed: int, matches: int, workers: int,
+              progress: bool) -> RotationPairResult:
+    """:func:`evaluate_rotation` as the protocol's ``evaluate``: one process (``workers`` 1)."""
+    if workers != 1:
+        raise ValueError(f"the seat-rotation evaluation runs in one process, got workers={workers}")
+    return evaluate_rotation(agent_a, agent_b, rules, deals, seed, matches, progress)
+
+
+PROTOCOL = Protocol(name=ROTATION, files=("summary.json", "summary.md", "deals.csv"), evaluate=_evaluate,
+                    summary_markdown=summary_markdown, summary_line=summary_line, write_outputs=write_outputs,
+                    takes_matches=True, takes_workers=False, takes_round_robin=False,
+                    refusal="{game} is evaluated by seat rotation of two agents (A B); --round-robin and "
+                            "--workers are for team games")
+
+
+__all__ = ["PROTOCOL", "evaluate_rotation", "play_rotations", "play_game", "rotation_seats", "RotationResult",
+           "GameResult", "RotationPairResult", "summarize", "summary_markdown", "summary_line",
+           "write_outputs"]

@@ -1,7 +1,37 @@
-"""Differenzler bots: a target-tracking heuristic and PIMC search (compiled with numba).
+"""Differenzler's rule-based bots: the seat view they read, a target-tracking heuristic, PIMC
+search, and the random bot's prediction (compiled with numba).
 
-Both decide from their seat's observation only (:mod:`agents.differenzler_view`), in both player
-counts (``differenzler`` 4 × 9, ``differenzler3`` 3 × 12); the legal cards come from the action mask.
+Every bot decides from its seat's observation only, in both player counts (``differenzler`` 4 × 9,
+``differenzler3`` 3 × 12); the legal cards come from the action mask.
+
+**The seat view.** :func:`decode_view` (compiled) writes a compact ``int64[DV_SIZE]`` array from
+an observation vector and action mask; :class:`ViewDecoder` is its Python entry point for an
+observation dict ``{"observation": float32[obs_dim], "action_mask": int8[194]}``. Slice offsets
+come from the game's layout (:data:`jass_env.games.differenzler.observation.LAYOUTS`, never
+written down twice). Seats are *relative to the observer*: relative seat ``r`` is player
+``(me + r) % n`` (0 = me, 1 = the next player in play order, ...). Card sets are 36-bit masks (bit
+= card id, see :mod:`jass_env.engine.cards`); points are card points (the observation's value ×
+157, rounded). Compact layout (per-seat fields have room for MAX_PLAYERS seats):
+
+================  ====  ===============================================================
+DV_HAND           1     my cards
+DV_PLAYED         6     cards each relative seat has played this round (current trick too)
+DV_TRICK          6     the current trick's cards in play order (leader first), -1 = empty
+DV_N_TRICK        1     cards in the current trick
+DV_VOIDS          6     per relative seat: bit s = shown void in suit s
+DV_TRUMP          1     trump suit 0..3
+DV_TRUMP_CARD     1     the shown bottom card (held by the dealer until played), -1 = none
+DV_DEALER         1     relative seat of the dealer
+DV_PHASE          1     PREDICTING, PLAYING, or OVER
+DV_PREDICTIONS    6     predictions per relative seat as far as visible, -1 = not made or hidden
+DV_LEADER         1     relative seat leading the current trick (card play), -1 otherwise
+DV_TRICK_NO       1     current trick 0..T-1 (card play), -1 otherwise
+DV_POINTS         6     card points taken this round per relative seat
+DV_TRICKS_WON     6     tricks taken this round per relative seat
+DV_LEGAL          1     the legal cards (36-bit mask, from the action mask)
+DV_PLAYERS        1     n
+DV_TRICKS         1     T (tricks per round = cards per hand)
+================  ====  ===============================================================
 
 Heuristic (:class:`DifferenzlerHeuristic`)
 -----------------------------------------
@@ -23,9 +53,10 @@ PIMC (:class:`DifferenzlerPIMC`)
 --------------------------------
 Worlds are sampled consistent with the seat's knowledge (:func:`sample_world`: own hand, played
 cards, shown voids, the shown trump card held by the dealer until played, each seat's card
-count) and built with :func:`jass_env.core.set_play_position` and
-:func:`jass_env.core.set_predictions`; in each world everyone plays the heuristic, with each
-other seat's prediction its visible one or the heuristic's estimate of its world hand.
+count) and built with :func:`jass_env.engine.positions.set_play_position` and
+:func:`jass_env.games.differenzler.rules.set_predictions`; in each world everyone plays the
+heuristic, with each other seat's prediction its visible one or the heuristic's estimate of its
+world hand.
 
 * **Prediction:** the median of the own card points over the sampled worlds (rollouts from the
   first trick, my own play tracking the heuristic's estimate).
@@ -33,80 +64,244 @@ other seat's prediction its visible one or the heuristic's estimate of its world
   lowest mean penalty of the round (the engine's penalty: ``|prediction − points|``, −10 for an
   exact hit) is chosen (ties: the lowest card id).
 
-Sampling is deterministic given the agent's seed: each decision draws one 32-bit seed from
-``self.rng`` for the compiled xorshift generator.
+Sampling is deterministic given the agent's seed (:func:`agents.search.pimc.decision_generator`).
+The compiled functions that play a world take the game's number first (a compile-time constant:
+:mod:`jass_env.engine.hooks`); :func:`compiled_pimc` makes the searches of one game for Python.
+
+The random bot's prediction (:data:`RANDOM_PREDICTIONS`, named in the game's ``BOTS`` fact): not
+a uniform 0..157 (a straw man) but the rule of thumb :func:`rule_of_thumb_prediction`: 2 × the card
+points of the own trump cards + 11 per side Ace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from jass_env import core
-from jass_env.core import PHASE_ACTION_OFFSET, state_size
-from jass_env.kernel import (
+from jass_env.engine.card_play import card_points, card_strength, trick_winner_position
+from jass_env.engine.cards import (
     ACE,
+    ALL_CARDS,
     JACK,
     KING,
-    PHASE_PLAY,
+    LAST_TRICK_BONUS,
+    N_CARDS,
+    N_SUITS,
+    NINE,
+    PHASE_ACTION_OFFSET,
+    ROUND_POINTS,
     SUIT_MASK,
-    card_points,
-    card_strength,
+    TEN,
+    lowest_bit,
+    popcount,
+)
+from jass_env.engine.positions import set_play_position
+from jass_env.engine.spec import MAX_PLAYERS, GameSpec
+from jass_env.engine.state import (
+    PHASE_PLAY,
     cards_in_trick,
     contract,
     current_trick,
     hand_of,
-    lowest_bit,
     n_players,
     phase,
     played_by,
     points_of,
-    popcount,
     score_of,
     seat_after,
+    state_size,
     to_move,
-    trick_winner_position,
     voids,
 )
-from jass_env.rules import Rules, make_rules
-from jass_env.spec import LAST_TRICK_BONUS, MAX_PLAYERS, ROUND_POINTS
+from jass_env.engine.switches import Rules
+from jass_env.engine.transitions import apply_action, legal_set
+from jass_env.games import make_rules
+from jass_env.games.differenzler.observation import LAYOUTS, obs_dim
+from jass_env.games.differenzler.rules import N_PREDICTIONS, set_predictions
 
-from .base import Agent, checked_action
-from .differenzler_view import (
-    DV_DEALER,
-    DV_HAND,
-    DV_LEADER,
-    DV_LEGAL,
-    DV_N_TRICK,
-    DV_PHASE,
-    DV_PLAYED,
-    DV_PLAYERS,
-    DV_POINTS,
-    DV_PREDICTIONS,
-    DV_SIZE,
-    DV_TRICK,
-    DV_TRICK_NO,
-    DV_TRICKS,
-    DV_TRICKS_WON,
-    DV_TRUMP,
-    DV_TRUMP_CARD,
-    DV_VOIDS,
-    PREDICTING,
-    ViewDecoder,
-    decode_view,
-    prediction_action,
-)
-from .heuristic import possible_cards
-from .pimc import check_search_params, search_worlds
-from .worlds import deal_unseen
+from ..base import Agent, checked_action
+from ..random_bot import PhaseRule
+from ..search.pimc import check_search_params, decision_generator, search_worlds
+from ..search.worlds import deal_unseen
+from .schieber import mask36, one_hot, possible_cards
 
-STATE_SIZE = state_size()   # length of an engine state array
-
-ALL_CARDS = (1 << 36) - 1
-N_SUITS = 4
 NO_CARD = -1
+
+# ---------------------------------------------------------------------------------- the seat view
+#: DV_PHASE values
+PREDICTING, PLAYING, OVER = 0, 1, -1
+
+DV_HAND = 0
+DV_PLAYED = DV_HAND + 1
+DV_TRICK = DV_PLAYED + MAX_PLAYERS
+DV_N_TRICK = DV_TRICK + MAX_PLAYERS
+DV_VOIDS = DV_N_TRICK + 1
+DV_TRUMP = DV_VOIDS + MAX_PLAYERS
+DV_TRUMP_CARD = DV_TRUMP + 1
+DV_DEALER = DV_TRUMP_CARD + 1
+DV_PHASE = DV_DEALER + 1
+DV_PREDICTIONS = DV_PHASE + 1
+DV_LEADER = DV_PREDICTIONS + MAX_PLAYERS
+DV_TRICK_NO = DV_LEADER + 1
+DV_POINTS = DV_TRICK_NO + 1
+DV_TRICKS_WON = DV_POINTS + MAX_PLAYERS
+DV_LEGAL = DV_TRICKS_WON + MAX_PLAYERS
+DV_PLAYERS = DV_LEGAL + 1
+DV_TRICKS = DV_PLAYERS + 1
+DV_SIZE = DV_TRICKS + 1
+
+#: the observation slices the decoder reads, in the order of the offsets array it is given
+_READ = ("hand", "played", "trick", "voids", "trump", "trump_card", "dealer", "phase", "predicted",
+         "predictions", "leader", "trick_number", "points", "tricks_won")
+(_O_HAND, _O_PLAYED, _O_TRICK, _O_VOIDS, _O_TRUMP, _O_TRUMP_CARD, _O_DEALER, _O_PHASE, _O_PREDICTED,
+ _O_PREDICTIONS, _O_LEADER, _O_TRICK_NO, _O_POINTS, _O_TRICKS_WON) = range(len(_READ))
+
+
+def observation_offsets(spec: GameSpec) -> np.ndarray:
+    """The start of each slice the decoder reads (``_READ`` order) in the observation of a
+    Differenzler spec."""
+    slices = LAYOUTS.of(spec).slices
+    return np.array([slices[name].start for name in _READ], dtype=np.int64)
+
+
+@njit(cache=True)
+def _points(x: float) -> int:
+    return int(np.floor(x * ROUND_POINTS + 0.5))
+
+
+@njit(cache=True)
+def decode_view(obs: np.ndarray, mask: np.ndarray, offs: np.ndarray, n: int, tricks: int,
+                open_predictions: bool, out: np.ndarray) -> None:
+    """Decode one seat's observation (float32) and action mask into ``out`` (int64[DV_SIZE]).
+
+    ``offs`` is :func:`observation_offsets` of the game, ``n`` its players, ``tricks`` its tricks;
+    other seats' predictions are read only when ``open_predictions`` (else they are hidden).
+    """
+    out[:] = 0
+    out[DV_PLAYERS] = n
+    out[DV_TRICKS] = tricks
+    out[DV_HAND] = mask36(obs, offs[_O_HAND])
+    for r in range(MAX_PLAYERS):
+        out[DV_TRICK + r] = -1
+        out[DV_PREDICTIONS + r] = -1
+    for r in range(n):
+        out[DV_PLAYED + r] = mask36(obs, offs[_O_PLAYED] + N_CARDS * r)
+        v = 0
+        for s in range(N_SUITS):
+            if obs[offs[_O_VOIDS] + N_SUITS * r + s] > 0.5:
+                v |= 1 << s
+        out[DV_VOIDS + r] = v
+        out[DV_POINTS + r] = _points(obs[offs[_O_POINTS] + r])
+        out[DV_TRICKS_WON + r] = int(np.floor(obs[offs[_O_TRICKS_WON] + r] * tricks + 0.5))
+        if obs[offs[_O_PREDICTED] + r] > 0.5 and (r == 0 or open_predictions):
+            out[DV_PREDICTIONS + r] = _points(obs[offs[_O_PREDICTIONS] + r])
+    out[DV_TRUMP] = one_hot(obs, offs[_O_TRUMP], N_SUITS)
+    out[DV_TRUMP_CARD] = one_hot(obs, offs[_O_TRUMP_CARD], N_CARDS)
+    out[DV_DEALER] = one_hot(obs, offs[_O_DEALER], n)
+    ph = one_hot(obs, offs[_O_PHASE], 2)
+    out[DV_PHASE] = PREDICTING if ph == 0 else PLAYING if ph == 1 else OVER
+    leader = one_hot(obs, offs[_O_LEADER], n)
+    out[DV_LEADER] = leader
+    out[DV_TRICK_NO] = one_hot(obs, offs[_O_TRICK_NO], tricks)
+    if leader >= 0:
+        k = 0
+        for i in range(n):
+            card = one_hot(obs, offs[_O_TRICK] + N_CARDS * ((leader + i) % n), N_CARDS)
+            if card < 0:
+                break
+            out[DV_TRICK + k] = card
+            k += 1
+        out[DV_N_TRICK] = k
+    legal = np.int64(0)
+    for c in range(N_CARDS):
+        if mask[c]:
+            legal |= np.int64(1) << c
+    out[DV_LEGAL] = legal
+
+
+class ViewDecoder:
+    """Decodes observation dicts of one Differenzler game (``rules.game``) into compact views."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.game = rules.game
+        self.offs = observation_offsets(rules.spec)
+        self.players = rules.spec.players
+        self.tricks = rules.spec.tricks
+        self.n_actions = rules.spec.n_actions
+        self.obs_dim = obs_dim(rules.spec)
+        self.open_predictions = rules.predictions == "open"
+
+    def __call__(self, obs: Mapping[str, np.ndarray]) -> np.ndarray:
+        """The compact view (int64[DV_SIZE]) of ``{"observation": ..., "action_mask": ...}``."""
+        if "observation" not in obs or "action_mask" not in obs:
+            raise ValueError(f"the observation dict needs 'observation' and 'action_mask' keys, "
+                             f"got {sorted(obs)}")
+        o = np.asarray(obs["observation"], dtype=np.float32)
+        mask = np.asarray(obs["action_mask"])
+        if mask.shape != (self.n_actions,) or o.shape != (self.obs_dim,):
+            raise ValueError(f"a {self.game} observation has an action mask of {self.n_actions} entries and "
+                             f"an observation of {self.obs_dim}; got mask {mask.shape}, "
+                             f"observation {o.shape}")
+        v = np.empty(DV_SIZE, dtype=np.int64)
+        decode_view(o, mask.astype(np.int8), self.offs, self.players, self.tricks, self.open_predictions, v)
+        return v
+
+
+def predicting(masks: np.ndarray) -> np.ndarray:
+    """(N,) bool: which rows of the action masks ``masks`` (N, n_actions) allow the predictions
+    (the whole block of N_PREDICTIONS); all False for a game without them."""
+    m = np.asarray(masks)
+    if m.shape[1] < PHASE_ACTION_OFFSET + N_PREDICTIONS:
+        return np.zeros(m.shape[0], dtype=bool)
+    return m[:, PHASE_ACTION_OFFSET:PHASE_ACTION_OFFSET + N_PREDICTIONS].astype(bool).all(axis=1)
+
+
+def prediction_action(points: int) -> int:
+    """The action that predicts ``points`` (clipped to 0..157)."""
+    return PHASE_ACTION_OFFSET + int(min(max(points, 0), ROUND_POINTS))
+
+
+def differenzler_rules(rules: str | Rules | None) -> Rules:
+    """The rules, which must be a Differenzler game's (ValueError otherwise)."""
+    r = make_rules(rules)
+    if r.spec.bidding != "prediction":
+        raise ValueError(f"the Differenzler bots play differenzler or differenzler3, not {r.game!r}")
+    return r
+
+
+# ---------------------------------------------------------------------------- the random bot's prediction
+#: the rule of thumb: each trump card point counts twice, each side (non-trump) Ace 11
+TRUMP_POINT_WEIGHT = 2
+SIDE_ACE_POINTS = 11
+
+
+def rule_of_thumb_prediction(hand: int, trump: int, rp: np.ndarray) -> int:
+    """2 × the card points of the trump cards in ``hand`` (36-bit mask) + 11 per side Ace,
+    clipped to 0..157."""
+    cards = [c for c in range(N_CARDS) if hand >> c & 1]
+    trump_points = sum(int(card_points(c, trump, rp)) for c in cards if c // 9 == trump)
+    side_aces = sum(1 for c in cards if c // 9 != trump and c % 9 == ACE)
+    return min(max(TRUMP_POINT_WEIGHT * trump_points + SIDE_ACE_POINTS * side_aces, 0), ROUND_POINTS)
+
+
+def rule_of_thumb_actions(obs: np.ndarray, masks: np.ndarray, rules: Rules) -> np.ndarray:
+    """The rule of thumb's prediction action (k,) int64 for each row of observations (k, obs_dim)
+    and action masks (k, 194) of seats about to predict."""
+    decode = ViewDecoder(rules)
+    out = np.empty(len(obs), dtype=np.int64)
+    for i in range(len(obs)):
+        view = decode({"observation": obs[i], "action_mask": masks[i]})
+        out[i] = prediction_action(rule_of_thumb_prediction(int(view[DV_HAND]), int(view[DV_TRUMP]),
+                                                            rules.params))
+    return out
+
+
+#: how the random bot predicts (the game's ``BOTS["random_phase"]``)
+RANDOM_PREDICTIONS = PhaseRule("prediction", predicting, rule_of_thumb_actions)
 
 
 # ---------------------------------------------------------------------------------- prediction
@@ -123,8 +318,6 @@ PREDICTION_WEIGHTS = np.array([
     [4.89, 0.37, 1.92, 19.19, 8.87, 5.75, -8.13, 2.3, 1.3, -14.19, 1.23, 5.87, 0.49],
 ], dtype=np.float64)
 MIN_PLAYERS = 3
-TEN = 4       # rank offsets (jass_env.cards)
-NINE = 5
 
 
 @njit(cache=True)
@@ -335,9 +528,10 @@ def view_card(v: np.ndarray, target: int, rp: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def state_card(st: np.ndarray, target: int, rp: np.ndarray) -> int:
-    """The heuristic's card for the player to move in an engine state (a search world), from
-    that player's hand and the public information only."""
+def state_card(game: int, st: np.ndarray, target: int, rp: np.ndarray) -> int:
+    """The heuristic's card for the player to move in an engine state (a search world of the game
+    numbered ``game``, a compile-time constant), from that player's hand and the public
+    information only."""
     n = n_players(rp)
     p = to_move(st)
     played = np.int64(0)
@@ -347,8 +541,8 @@ def state_card(st: np.ndarray, target: int, rp: np.ndarray) -> int:
     voids_rel = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for k in range(n):
         voids_rel[k] = shown[seat_after(p, k, n)]
-    legal = core.legal_actions_mask(st, rp) & ALL_CARDS
-    return choose_card(hand_of(st, p), legal, current_trick(st), cards_in_trick(st), contract(st),
+    bits, _ = legal_set(game, st, rp)
+    return choose_card(hand_of(st, p), bits & ALL_CARDS, current_trick(st), cards_in_trick(st), contract(st),
                        played, voids_rel, n, target - points_of(st, p), rp)
 
 
@@ -410,13 +604,9 @@ class DifferenzlerHeuristic(Agent):
             raise ValueError("no legal action in the action mask (the round is over?)")
         return checked_action(int(view_action(v, self.rp)), legal, self.name)
 
-
-def differenzler_rules(rules: str | Rules | None) -> Rules:
-    """The rules, which must be a Differenzler game's (ValueError otherwise)."""
-    r = make_rules(rules)
-    if r.spec.bidding != "prediction":
-        raise ValueError(f"the Differenzler bots play differenzler or differenzler3, not {r.game!r}")
-    return r
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """:meth:`act` for every row of a batch at once (:func:`heuristic_actions`)."""
+        return heuristic_actions(obs, mask, self.rules)
 
 
 # ---------------------------------------------------------------------------------- PIMC
@@ -469,44 +659,47 @@ def build_world(v: np.ndarray, hands: np.ndarray, my_target: int, rp: np.ndarray
         else:
             targets[r] = estimate_points(hands[r] | played[r], v[DV_TRUMP], n, rp)
     if v[DV_PHASE] == PREDICTING:
-        core.set_play_position(st, hands, zeros, zeros, zeros, zeros, 0, forehand, forehand, 0, -1,
-                               v[DV_TRUMP], 0, zeros, zeros, forehand, rp)
+        set_play_position(st, hands, zeros, zeros, zeros, zeros, 0, forehand, forehand, 0, -1,
+                          v[DV_TRUMP], 0, zeros, zeros, forehand, rp)
     else:
-        core.set_play_position(st, hands, played, v[DV_VOIDS:DV_VOIDS + MAX_PLAYERS], zeros,
-                               v[DV_TRICK:DV_TRICK + MAX_PLAYERS], v[DV_N_TRICK], v[DV_LEADER], forehand,
-                               0, -1, v[DV_TRUMP], v[DV_TRICK_NO], v[DV_POINTS:DV_POINTS + MAX_PLAYERS],
-                               v[DV_TRICKS_WON:DV_TRICKS_WON + MAX_PLAYERS], 0, rp)
-    core.set_predictions(st, targets, rp)
+        set_play_position(st, hands, played, v[DV_VOIDS:DV_VOIDS + MAX_PLAYERS], zeros,
+                          v[DV_TRICK:DV_TRICK + MAX_PLAYERS], v[DV_N_TRICK], v[DV_LEADER], forehand,
+                          0, -1, v[DV_TRUMP], v[DV_TRICK_NO], v[DV_POINTS:DV_POINTS + MAX_PLAYERS],
+                          v[DV_TRICKS_WON:DV_TRICKS_WON + MAX_PLAYERS], 0, rp)
+    set_predictions(st, targets, rp)
 
 
 @njit(cache=True)
-def rollout(st: np.ndarray, targets: np.ndarray, rp: np.ndarray) -> None:
+def rollout(game: int, st: np.ndarray, targets: np.ndarray, rp: np.ndarray) -> None:
     """Play the world ``st`` to the round's end, everyone with the heuristic toward its target."""
     while phase(st) == PHASE_PLAY:
-        core.apply_action(st, state_card(st, targets[to_move(st)], rp), rp)
+        apply_action(game, st, state_card(game, st, targets[to_move(st)], rp), rp)
 
 
 @njit(cache=True)
-def pimc_points(v: np.ndarray, rp: np.ndarray, n_worlds: int, my_target: int, rng: np.ndarray,
-                out: np.ndarray) -> None:
-    """My card points in each of ``n_worlds`` sampled worlds played out from the first trick."""
+def pimc_points(game: int, v: np.ndarray, rp: np.ndarray, size: int, n_worlds: int, my_target: int,
+                rng: np.ndarray, out: np.ndarray) -> None:
+    """My card points in each of ``n_worlds`` sampled worlds (states of ``size``) played out from
+    the first trick."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     targets = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st = np.zeros(size, dtype=np.int64)
     for i in range(n_worlds):
         sample_world(v, rp, rng, hands)
         build_world(v, hands, my_target, rp, st, targets)
-        rollout(st, targets, rp)
+        rollout(game, st, targets, rp)
         out[i] = points_of(st, 0)
 
 
 @njit(cache=True)
-def pimc_penalties(v: np.ndarray, rp: np.ndarray, n_worlds: int, rng: np.ndarray, sums: np.ndarray) -> None:
-    """Add, for ``n_worlds`` sampled worlds, my round penalty after each legal card to ``sums[card]``."""
+def pimc_penalties(game: int, v: np.ndarray, rp: np.ndarray, size: int, n_worlds: int, rng: np.ndarray,
+                   sums: np.ndarray) -> None:
+    """Add, for ``n_worlds`` sampled worlds (states of ``size``), my round penalty after each legal
+    card to ``sums[card]``."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     targets = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    world = np.zeros(STATE_SIZE, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    world = np.zeros(size, dtype=np.int64)
+    st = np.zeros(size, dtype=np.int64)
     for _ in range(n_worlds):
         sample_world(v, rp, rng, hands)
         build_world(v, hands, v[DV_PREDICTIONS], rp, world, targets)
@@ -515,9 +708,31 @@ def pimc_penalties(v: np.ndarray, rp: np.ndarray, n_worlds: int, rng: np.ndarray
             c = lowest_bit(m)
             m &= m - 1
             st[:] = world
-            core.apply_action(st, c, rp)
-            rollout(st, targets, rp)
+            apply_action(game, st, c, rp)
+            rollout(game, st, targets, rp)
             sums[c] += score_of(st, 0)
+
+
+class Searches(NamedTuple):
+    """The PIMC searches of one game for Python (:func:`compiled_pimc`)."""
+
+    points: object     #: (v, rp, size, n_worlds, my_target, rng, out): :func:`pimc_points`
+    penalties: object  #: (v, rp, size, n_worlds, rng, sums): :func:`pimc_penalties`
+
+
+@cache
+def compiled_pimc(game: int) -> Searches:
+    """The searches of the game numbered ``game`` for Python, with that game's rules compiled in."""
+
+    @njit(cache=True)
+    def points(v, rp, size, n_worlds, my_target, rng, out):  # noqa: ANN001, ANN202
+        pimc_points(game, v, rp, size, n_worlds, my_target, rng, out)
+
+    @njit(cache=True)
+    def penalties(v, rp, size, n_worlds, rng, sums):  # noqa: ANN001, ANN202
+        pimc_penalties(game, v, rp, size, n_worlds, rng, sums)
+
+    return Searches(points, penalties)
 
 
 class DifferenzlerPIMC(DifferenzlerHeuristic):
@@ -539,21 +754,24 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
         self.time_limit = time_limit
         self.name = f"diff-pimc{self.worlds}"
         self.last_worlds = 0   # worlds evaluated in the last searched decision
+        self._searches = compiled_pimc(self.rules.spec.kind)
+        self._size = state_size(self.rules.spec)
 
-    def _search(self, step) -> None:
+    def _search(self, step) -> None:  # noqa: ANN001 (a callable of k)
         """Call ``step(k)`` for batches of worlds until ``worlds`` are done or time is up."""
         self.last_worlds = search_worlds(step, self.worlds, self.time_limit)
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         v = self.decode(obs)
-        rng = np.array([int(self.rng.integers(1, 2**32 - 1))], dtype=np.int64)
+        rng = decision_generator(self.rng)
         if v[DV_PHASE] == PREDICTING:
             points = np.zeros(self.worlds, dtype=np.int64)
             filled = [0]
             estimate = self.predict(v)
 
             def step(k: int) -> None:
-                pimc_points(v, self.rp, k, estimate, rng, points[filled[0]:filled[0] + k])
+                self._searches.points(v, self.rp, self._size, k, estimate, rng,
+                                      points[filled[0]:filled[0] + k])
                 filled[0] += k
 
             self._search(step)
@@ -564,11 +782,14 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
         if popcount(legal) == 1:
             return lowest_bit(legal)
         sums = np.zeros(36, dtype=np.int64)
-        self._search(lambda k: pimc_penalties(v, self.rp, k, rng, sums))
+        self._search(lambda k: self._searches.penalties(v, self.rp, self._size, k, rng, sums))
         best = min((c for c in range(36) if legal >> c & 1), key=lambda c: sums[c])
         return checked_action(best, legal, self.name)
 
 
-__all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "estimate_points", "choose_card", "view_card",
+__all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "ViewDecoder", "decode_view", "observation_offsets",
+           "predicting", "prediction_action", "differenzler_rules", "rule_of_thumb_prediction",
+           "rule_of_thumb_actions", "RANDOM_PREDICTIONS", "estimate_points", "choose_card", "view_card",
            "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout",
-           "differenzler_rules"]
+           "pimc_points", "pimc_penalties", "compiled_pimc", "PREDICTING", "PLAYING", "OVER"] + \
+    [k for k in dir() if k.startswith("DV_")]

@@ -13,15 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .extras import missing_extra
+from ..extras import missing_extra
 
 try:
     import torch
     from torch import nn
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
-    raise missing_extra(exc, "agents.sparse_forward (the search bot's rollout network)") from None
+    raise missing_extra(exc, "agents.search.sparse_forward (the search bot's rollout network)") from None
 
-from .network import PolicyNet
+from ..network import PolicyNet
 
 
 @njit(cache=True)
