@@ -58,7 +58,8 @@ def test_a_warm_cache_says_nothing() -> None:
     assert warm.stderr == ""
 
 
-def test_an_edit_of_a_bot_keeps_the_engine_cache_and_an_engine_edit_renews_both(tmp_path, monkeypatch) -> None:
+def test_an_edit_of_a_bot_keeps_the_engine_cache_and_an_engine_edit_renews_both(tmp_path,
+                                                                                monkeypatch) -> None:
     from jass_env import _numba_cache as cache
 
     for package, source in (("jass_env", "RULE = 1\n"), ("agents", "BOT = 1\n")):
