@@ -24,7 +24,7 @@ from agents.distill import (  # noqa: E402
 )
 from agents.network import load_policy  # noqa: E402
 from agents.policy import SELFPLAY_CHECKPOINT, default_checkpoint  # noqa: E402
-from agents.ppo import ConfigError, build_config  # noqa: E402
+from agents.training.yaml_config import ConfigError, build_config  # noqa: E402
 from jass_env.cards import N_ACTIONS  # noqa: E402
 from jass_env.observation import OBS_DIM  # noqa: E402
 

@@ -1,456 +1,70 @@
-"""PPO pieces shared by ``train.py`` and the tests: the typed training config, the masked policy
-distribution, the clipped PPO loss, per-seat GAE for the batched environment, and the
-centralized critic.
+"""PPO's arithmetic: the masked policy distribution, the clipped loss, the behaviour-cloning loss,
+per-seat GAE for the batched environment, and the one minibatch update that both PPO and the
+warm start run.
 
-* :class:`TrainConfig` holds every hyperparameter; :func:`load_config` reads a YAML file plus
-  ``key=value`` overrides and validates them (:class:`ConfigError` names the key, the value and
-  what is allowed).
-* :func:`log_prob_entropy` / :func:`ppo_loss`: illegal actions have probability exactly 0 and
-  are left out of the entropy.
+* :func:`sample_actions` / :func:`log_prob_entropy`: illegal actions have probability exactly 0
+  and are left out of the entropy.
 * :func:`seat_gae`: in the batched env one seat acts per game and step, and a seat's reward can
   arrive at a step where another seat acts. Each (game, seat) pair is its own trajectory: the
   rewards paid to a seat between two of its decisions belong to the first one, the seat's next
   decision is its next state, and an episode end terminates every seat's trajectory.
-* :class:`CriticNet`: a value MLP over the perfect-information state (the observation followed
-  by all hands, and in Differenzler all predictions: ``jass_env.encoding.state_dim``), used
-  only during training; the policy sees only the observation.
+* :func:`minibatch_update`: ``epochs`` passes over a :class:`Batch` of M decisions in
+  ``num_minibatches`` shuffled minibatches, one Adam step each (gradient norm clipped), the loss
+  given by :func:`ppo_minibatch_loss` or :func:`bc_minibatch_loss`.
 
 Every game of the family trains with the same pieces: sizes come from the game (``P`` players,
-``obs_dim``, ``n_actions``), never from Schieber's constants.
+``D`` columns per stored row, ``A`` actions), never from Schieber's constants.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import types
-import typing
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from .extras import missing_extra
+from ..extras import missing_extra
 
 try:
     import torch
-    import yaml
     from torch import nn
-except ModuleNotFoundError as exc:  # torch and PyYAML come with the "train" extra
-    raise missing_extra(exc, "agents.ppo (the trainer)") from None
+except ModuleNotFoundError as exc:  # torch comes with the "train" extra
+    raise missing_extra(exc, "agents.training.ppo (the trainer)") from None
 
-from jass_env import encoding
-from jass_env.observation import STATE_DIM
-from jass_env.rewards import REWARD_KINDS, reward_kinds
-from jass_env.rules import PRESETS, make_rules
-from jass_env.vector import EPISODES
+from ..network import apply_mask
+from .config import TrainConfig
+from .networks import policy_and_value
 
-from .network import init_linear_layers
-from .registry import AgentSpecError, parse_spec
-
-#: Opponent kinds of the self-play pool, in the order of their codes in the trainer's arrays.
-OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic", "agent")
-EVAL_OPPONENTS = ("random", "heuristic")
-#: largest ``seed``: the trainer seeds torch generators with ``seed`` and ``seed + 1``, and torch
-#: takes seeds below 2**64
-MAX_SEED = 2**64 - 2
+#: the parts of the PPO loss that :func:`ppo_minibatch_loss` reports per minibatch
+LOSS_PARTS = ("loss", "pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac")
+#: what an iteration's update reports (``losses/<name>`` in TensorBoard)
+PPO_STATS = (*LOSS_PARTS, "grad_norm")
+#: smallest uniform draw of the Gumbel noise (keeps log(-log(u)) finite)
+GUMBEL_MIN_U = 1e-20
+#: added to the advantages' standard deviation when they are normalised
+ADV_STD_EPS = 1e-8
 
 
-Config = typing.TypeVar("Config")
+# ---------------------------------------------------------------------------------- distribution
+def gumbel(gen: torch.Generator, shape: tuple[int, ...]) -> torch.Tensor:
+    """Gumbel(0, 1) noise from a CPU generator: argmax(logits + noise) samples softmax(logits)."""
+    u = torch.rand(shape, generator=gen).clamp_(min=GUMBEL_MIN_U)
+    return -torch.log(-torch.log(u))
 
 
-class ConfigError(ValueError):
-    """A config (``train.py``'s or ``agents.distill``'s) with an unknown key, a value of the wrong type
-    or an impossible value."""
+def sample_actions(logits: torch.Tensor, mask: np.ndarray,
+                   gen: torch.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One action per row of the masked softmax of ``logits`` (N, A) (CPU; ``mask`` (N, A) bool),
+    drawn with Gumbel noise from ``gen``: the actions (N,) int64 and their log-probabilities (N,)
+    float32."""
+    masked = apply_mask(logits, torch.from_numpy(mask))
+    actions = (masked + gumbel(gen, tuple(logits.shape))).argmax(-1)             # (N,)
+    logp = torch.log_softmax(masked, -1).gather(1, actions[:, None])[:, 0]       # (N,)
+    return actions.numpy(), logp.numpy()
 
 
-# ---------------------------------------------------------------------------------- config
-def _is_eval_opponent(x: Any) -> bool:
-    """A batch bot (:data:`EVAL_OPPONENTS`), or a spec the agent registry parses."""
-    if x in EVAL_OPPONENTS:
-        return True
-    try:
-        parse_spec(x)
-    except AgentSpecError:
-        return False
-    return True
-
-
-def _meta(allowed: str, check: Any = None) -> dict[str, Any]:
-    return {"allowed": allowed, "check": check}
-
-
-def _pos(v: float) -> bool:
-    return v > 0
-
-
-def _nonneg(v: float) -> bool:
-    return v >= 0
-
-
-def _unit(v: float) -> bool:
-    return 0.0 <= v <= 1.0
-
-
-@dataclass
-class TrainConfig:
-    """Every setting of a PPO self-play run (one YAML file = one of these)."""
-
-    # run
-    name: str = field(default="ppo", metadata=_meta("a non-empty string", lambda v: bool(v.strip())))
-    seed: int = field(default=0, metadata=_meta(f"an integer in [0, {MAX_SEED}] (2**64 - 2)",
-                                                lambda v: 0 <= v <= MAX_SEED))
-    run_dir: str | None = field(default=None, metadata=_meta("a path, or null for runs/<name>-<timestamp>"))
-    device: str = field(default="auto", metadata=_meta(
-        "auto, cpu, cuda or cuda:N", lambda v: v in ("auto", "cpu", "cuda") or v.startswith("cuda:")))
-    torch_threads: int = field(default=1, metadata=_meta("an integer >= 1", lambda v: v >= 1))
-    progress: bool = field(default=True, metadata=_meta("true or false"))
-    # game
-    rules: str = field(default="schieber", metadata=_meta(
-        f"a rules preset: {', '.join(PRESETS)}", lambda v: v in PRESETS))
-    episode: str = field(default="round", metadata=_meta(
-        f"one of {', '.join(EPISODES)}", lambda v: v in EPISODES))
-    reward: str = field(default="points", metadata=_meta(
-        f"one of {', '.join(REWARD_KINDS)}", lambda v: v in REWARD_KINDS))
-    # budget and batch: one iteration = rollout_steps steps of num_envs games (one decision each)
-    total_decisions: int = field(default=20_000_000, metadata=_meta("an integer >= 1", _pos))
-    num_envs: int = field(default=512, metadata=_meta("an integer >= 1", _pos))
-    rollout_steps: int = field(default=64, metadata=_meta("an integer >= 1", _pos))
-    env_parallel: bool = field(default=False, metadata=_meta("true or false"))
-    # networks
-    init_policy: str | None = field(default=None, metadata=_meta(
-        "null, or a jass-policy checkpoint of this game whose weights the policy starts from "
-        "(its hidden sizes must equal hidden)"))
-    hidden: list[int] = field(default_factory=lambda: [256, 256], metadata=_meta(
-        "a non-empty list of integers >= 1", lambda v: len(v) > 0 and all(h >= 1 for h in v)))
-    central_critic: bool = field(default=True, metadata=_meta("true or false"))
-    critic_hidden: list[int] = field(default_factory=lambda: [256, 256], metadata=_meta(
-        "a non-empty list of integers >= 1", lambda v: len(v) > 0 and all(h >= 1 for h in v)))
-    # PPO
-    lr: float = field(default=3e-4, metadata=_meta("a number > 0", _pos))
-    lr_anneal: bool = field(default=True, metadata=_meta("true or false"))
-    gamma: float = field(default=1.0, metadata=_meta("a number in [0, 1]", _unit))
-    gae_lambda: float = field(default=0.95, metadata=_meta("a number in [0, 1]", _unit))
-    clip_eps: float = field(default=0.2, metadata=_meta("a number in (0, 1)", lambda v: 0 < v < 1))
-    clip_vloss: bool = field(default=True, metadata=_meta("true or false"))
-    vf_coef: float = field(default=0.5, metadata=_meta("a number >= 0", _nonneg))
-    ent_coef: float = field(default=0.01, metadata=_meta("a number >= 0", _nonneg))
-    max_grad_norm: float = field(default=0.5, metadata=_meta("a number > 0", _pos))
-    epochs: int = field(default=4, metadata=_meta("an integer >= 1", _pos))
-    num_minibatches: int = field(default=4, metadata=_meta("an integer >= 1", _pos))
-    norm_adv: bool = field(default=True, metadata=_meta("true or false"))
-    target_kl: float | None = field(default=None, metadata=_meta("a number > 0 or null", _pos))
-    # behaviour-cloning warm start, run once before PPO iteration 0: every seat plays the
-    # heuristic bot; the policy learns its actions (cross-entropy on the masked logits) and the
-    # value function the TD(lambda) returns of that play
-    bc_decisions: int = field(default=0, metadata=_meta(
-        "an integer >= 0 (env decisions of imitation before PPO; 0 = no warm start)", _nonneg))
-    bc_lr: float = field(default=1e-3, metadata=_meta(
-        "a number > 0 (Adam step size of the warm start)", _pos))
-    bc_epochs: int = field(default=2, metadata=_meta(
-        "an integer >= 1 (passes over each warm-start batch)", _pos))
-    # self-play opponent pool: weights per opponent kind (drawn per game at episode start),
-    # interpolated linearly from `opponents` to `opponents_final` (if given) over the run; the
-    # kind "agent" is the agent spec `opponent_agent` (for example a PIMC bot)
-    opponents: dict[str, float] = field(
-        default_factory=lambda: {"self": 0.4, "snapshot": 0.2, "random": 0.1, "heuristic": 0.3},
-        metadata=_meta(f"a mapping from {', '.join(OPPONENT_KINDS)} to weights >= 0 with a "
-                       "positive sum", None))
-    opponents_final: dict[str, float] | None = field(default=None, metadata=_meta(
-        f"null or a mapping from {', '.join(OPPONENT_KINDS)} to weights >= 0 with a positive sum"))
-    opponent_agent: str = field(default="pimc:worlds=10", metadata=_meta(
-        "an agent spec (pimc:worlds=10, search:worlds=30, a checkpoint; python -m agents.evaluate "
-        "--help lists them): who plays the opponents of kind agent",
-        _is_eval_opponent))
-    snapshot_every: int = field(default=10, metadata=_meta("an integer >= 1 (iterations)", _pos))
-    snapshot_keep: int = field(default=5, metadata=_meta("an integer >= 1", _pos))
-    # evaluation, checkpoints
-    eval_every: int = field(default=10, metadata=_meta("an integer >= 0 (iterations; 0 = only at the end)",
-                                                      _nonneg))
-    eval_deals: int = field(default=500, metadata=_meta("an integer >= 2", lambda v: v >= 2))
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"], metadata=_meta(
-        f"a list of {', '.join(EVAL_OPPONENTS)} or agent specs (pimc:worlds=10, search:worlds=30, a "
-        "checkpoint; python -m agents.evaluate --help lists them)",
-        lambda v: all(_is_eval_opponent(x) for x in v)))
-    eval_seed: int = field(default=12345, metadata=_meta("an integer >= 0", _nonneg))
-    # at the end: latest.pt and best.pt against every eval opponent on the evaluation tool's deal
-    # set final_eval_seed (a different set from eval_seed's, on which best.pt was picked)
-    final_eval_deals: int = field(default=2000, metadata=_meta(
-        "an integer >= 2, or 0 for no final evaluation", lambda v: v == 0 or v >= 2))
-    final_eval_seed: int = field(default=0, metadata=_meta("an integer >= 0", _nonneg))
-    checkpoint_every: int = field(default=10, metadata=_meta("an integer >= 1 (iterations)", _pos))
-
-    # ------------------------------------------------------------------ derived
-    @property
-    def batch_decisions(self) -> int:
-        """Env decisions per iteration (all seats, trained or not)."""
-        return self.num_envs * self.rollout_steps
-
-    @property
-    def iterations(self) -> int:
-        return self.total_decisions // self.batch_decisions
-
-    @property
-    def bc_rounds(self) -> int:
-        """Batches (of ``batch_decisions`` env decisions each) of the behaviour-cloning warm start."""
-        return -(-self.bc_decisions // self.batch_decisions)
-
-    def opponent_weights(self, progress: float) -> np.ndarray:
-        """Normalised weights (len(OPPONENT_KINDS),) at ``progress`` in [0, 1] of the run."""
-        a = np.array([self.opponents.get(k, 0.0) for k in OPPONENT_KINDS], dtype=np.float64)
-        if self.opponents_final is not None:
-            b = np.array([self.opponents_final.get(k, 0.0) for k in OPPONENT_KINDS], dtype=np.float64)
-            a = a / a.sum() * (1.0 - progress) + b / b.sum() * progress
-        return a / a.sum()
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-CONFIG_KEYS = tuple(f.name for f in dataclasses.fields(TrainConfig))
-
-
-def _type_name(tp: Any) -> str:
-    return getattr(tp, "__name__", str(tp)).replace("typing.", "")
-
-
-def _coerce(key: str, value: Any, tp: Any) -> Any:
-    """``value`` as type ``tp`` (int, float, bool, str, list[int], list[str], dict[str, float],
-    X | None); raises ConfigError naming the key. Numeric strings such as ``3e-4`` (which YAML
-    reads as text) are accepted for numbers."""
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        (inner,) = [a for a in args if a is not type(None)]
-        return _coerce(key, value, inner)
-
-    def bad(what: str) -> ConfigError:
-        return ConfigError(f"config key {key!r}: {what}")
-
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        raise bad(f"expected true or false, got {value!r} ({type(value).__name__})")
-    if tp is int:
-        if isinstance(value, str):
-            try:
-                value = float(value.replace("_", ""))
-            except ValueError:
-                raise bad(f"expected an integer, got {value!r}") from None
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise bad(f"expected an integer, got {value!r} ({type(value).__name__})")
-    if tp is float:
-        if isinstance(value, str):
-            try:
-                value = float(value)
-            except ValueError:
-                raise bad(f"expected a number, got {value!r}") from None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if not math.isfinite(value):
-                raise bad(f"expected a finite number, got {value!r}")
-            return float(value)
-        raise bad(f"expected a number, got {value!r} ({type(value).__name__})")
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise bad(f"expected a string, got {value!r} ({type(value).__name__})")
-    if origin is list:
-        (inner,) = typing.get_args(tp)
-        if not isinstance(value, (list, tuple)):
-            raise bad(f"expected a list of {_type_name(inner)}, got {value!r} ({type(value).__name__})")
-        return [_coerce(f"{key}[{i}]", v, inner) for i, v in enumerate(value)]
-    if origin is dict:
-        _, vt = typing.get_args(tp)
-        if not isinstance(value, Mapping):
-            raise bad(f"expected a mapping, got {value!r} ({type(value).__name__})")
-        return {str(k): _coerce(f"{key}.{k}", v, vt) for k, v in value.items()}
-    raise TypeError(f"unsupported config type {tp!r}")  # pragma: no cover - a bug in TrainConfig
-
-
-def _check_opponents(key: str, mix: dict[str, float] | None) -> None:
-    if mix is None:
-        return
-    unknown = [k for k in mix if k not in OPPONENT_KINDS]
-    if unknown:
-        raise ConfigError(f"config key {key!r}: unknown opponent kind {unknown[0]!r}; allowed kinds: "
-                          f"{', '.join(OPPONENT_KINDS)}")
-    for k, w in mix.items():
-        if w < 0:
-            raise ConfigError(f"config key {key}.{k}: weight {w!r} is negative; allowed: weights >= 0")
-    if sum(mix.values()) <= 0:
-        raise ConfigError(f"config key {key!r}: the weights {mix!r} sum to 0; at least one must be > 0")
-
-
-def build_config(cls: type[Config], values: Mapping[str, Any]) -> Config:
-    """An instance of the config dataclass ``cls`` from a mapping of (some) of its keys: every value
-    coerced to its field's type and checked by the field's ``check``; ConfigError names the key,
-    the value and what is allowed."""
-    if not isinstance(values, Mapping):
-        raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = [k for k in values if k not in fields]
-    if unknown:
-        raise ConfigError(f"unknown config key {unknown[0]!r} (value {values[unknown[0]]!r}); "
-                          f"allowed keys: {', '.join(fields)}")
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
-    for key, raw in values.items():
-        value = _coerce(key, raw, hints[key])
-        meta = fields[key].metadata
-        check = meta.get("check")
-        if value is not None and check is not None and not check(value):
-            raise ConfigError(f"config key {key!r}: impossible value {value!r}; allowed: {meta['allowed']}")
-        kwargs[key] = value
-    return cls(**kwargs)
-
-
-def make_config(values: Mapping[str, Any]) -> TrainConfig:
-    """A validated TrainConfig from a mapping of (some) keys; ConfigError on any problem."""
-    cfg = build_config(TrainConfig, values)
-    _check_opponents("opponents", cfg.opponents)
-    _check_opponents("opponents_final", cfg.opponents_final)
-    if cfg.iterations < 1:
-        raise ConfigError(f"config key 'total_decisions': {cfg.total_decisions} is less than one iteration "
-                          f"(num_envs * rollout_steps = {cfg.batch_decisions}); allowed: >= "
-                          f"{cfg.batch_decisions}")
-    rules = make_rules(cfg.rules)
-    if cfg.reward not in reward_kinds(rules):
-        raise ConfigError(f"config key 'reward': {cfg.reward!r} does not exist in {rules.game}; allowed: "
-                          f"{', '.join(reward_kinds(rules))}")
-    if cfg.num_minibatches > cfg.batch_decisions // 4:
-        most = max(1, cfg.batch_decisions // 4)
-        raise ConfigError(f"config key 'num_minibatches': {cfg.num_minibatches} is more than the trained "
-                          f"decisions of an iteration can fill; allowed: 1..{most}")
-    return cfg
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """YAML's safe loader, except that a key given twice in one mapping is an error (plain
-    ``yaml.safe_load`` silently keeps the last value)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":      # "<<: *anchor" may be overridden
-                continue
-            key = self.construct_object(key_node, deep=deep)
-            try:
-                duplicate = key in seen
-            except TypeError:                                  # unhashable: the base loader says so
-                continue
-            if duplicate:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} is given twice (keep one)", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-def _load_yaml(text: str) -> Any:
-    """``text`` as YAML (safe types only; a duplicate key raises ``yaml.YAMLError``)."""
-    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a subclass of SafeLoader
-
-
-def parse_override(text: str) -> tuple[str, Any]:
-    """``key=value`` from the command line; the value is read as YAML (``hidden=[64,64]``)."""
-    if "=" not in text:
-        raise ConfigError(f"override {text!r} is not of the form key=value")
-    key, raw = text.split("=", 1)
-    key = key.strip()
-    try:
-        value = _load_yaml(raw) if raw.strip() else None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"override {text!r}: the value is not valid YAML ({e})") from None
-    return key, value
-
-
-def read_config_values(path: str | Path | None, overrides: Sequence[str] = ()) -> dict[str, Any]:
-    """The key-value mapping of a YAML config file (None: none) with ``key=value`` overrides
-    applied, not yet validated; ConfigError for a missing, unreadable or non-mapping file."""
-    values: dict[str, Any] = {}
-    if path is not None:
-        p = Path(path)
-        if not p.exists():
-            raise ConfigError(f"config file {str(p)!r} does not exist")
-        if not p.is_file():
-            raise ConfigError(f"config file {str(p)!r} is not a file; give a YAML file such as "
-                              "configs/quickstart.yaml")
-        try:
-            loaded = _load_yaml(p.read_text(encoding="utf-8"))
-        except UnicodeDecodeError as e:
-            raise ConfigError(f"config file {str(p)!r} is not a text file (not UTF-8: {e.reason} at byte "
-                              f"{e.start}); give a YAML file such as configs/quickstart.yaml") from None
-        except yaml.YAMLError as e:
-            raise ConfigError(f"config file {str(p)!r} is not valid YAML: {e}") from None
-        if loaded is None:
-            loaded = {}
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"config file {str(p)!r} must hold a mapping of keys to values, "
-                              f"got {type(loaded).__name__}")
-        values.update(loaded)
-    for text in overrides:
-        k, v = parse_override(text)
-        values[k] = v
-    return values
-
-
-def load_config(path: str | Path | None, overrides: Sequence[str] = ()) -> TrainConfig:
-    """Read a YAML config (None: all defaults), apply ``key=value`` overrides, validate."""
-    return make_config(read_config_values(path, overrides))
-
-
-def config_yaml(cfg: TrainConfig) -> str:
-    """The resolved config as YAML (written to the run directory)."""
-    return yaml.safe_dump(cfg.to_dict(), sort_keys=False)
-
-
-# ---------------------------------------------------------------------------------- networks
-def policy_and_value(policy: nn.Module, critic: nn.Module | None,
-                     x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """For stored rows ``x`` (B, D): the policy's logits (B, n_actions) from the observation part
-    (the first ``policy.obs_dim`` columns) and the values (B,): the centralized critic's on the
-    whole row (D = the state's length) when there is one, else the policy's value head."""
-    logits, v = policy(x[:, :policy.obs_dim])
-    return logits, (critic(x) if critic is not None else v)
-
-
-def value_of(policy: nn.Module, critic: nn.Module | None, x: torch.Tensor) -> torch.Tensor:
-    """Values (B,) of stored rows ``x`` (B, D), as :func:`policy_and_value` gives them (without
-    running the policy when a critic gives the value)."""
-    return critic(x) if critic is not None else policy(x[:, :policy.obs_dim])[1]
-
-
-class CriticNet(nn.Module):
-    """Centralized value MLP: perfect-information state (B, state_dim) -> value (B,); the default
-    ``state_dim`` is Schieber's (``jass_env.encoding.state_dim`` gives every game's).
-
-    Seen only by the trainer (the state includes the other hands); ``seed`` initialises the
-    weights reproducibly (uniform ±1/√fan_in, biases 0) without touching the global torch RNG.
-    """
-
-    def __init__(self, hidden: Sequence[int], state_dim: int = STATE_DIM, seed: int = 0) -> None:
-        super().__init__()
-        layers: list[nn.Module] = []
-        width = state_dim
-        for h in hidden:
-            layers += [nn.Linear(width, int(h)), nn.ReLU()]
-            width = int(h)
-        layers.append(nn.Linear(width, 1))
-        self.net = nn.Sequential(*layers)
-        init_linear_layers(self, seed)
-
-    def forward(self, state: torch.Tensor) -> torch.Tensor:
-        return self.net(state).squeeze(-1)
-
-
-# ---------------------------------------------------------------------------------- loss
 def log_prob_entropy(masked_logits: torch.Tensor, mask: torch.Tensor,
                      actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Log-probability of ``actions`` (B,) and entropy (B,) of the masked softmax.
@@ -464,6 +78,7 @@ def log_prob_entropy(masked_logits: torch.Tensor, mask: torch.Tensor,
     return logp_all.gather(1, actions.long().unsqueeze(1)).squeeze(1), entropy
 
 
+# ---------------------------------------------------------------------------------- losses
 @dataclass
 class LossOut:
     """The PPO loss of one minibatch and its parts (scalars)."""
@@ -494,7 +109,7 @@ def ppo_loss(new_logp: torch.Tensor, entropy: torch.Tensor, new_values: torch.Te
         clipfrac = ((ratio - 1.0).abs() > clip_eps).float().mean()
     adv = advantages
     if norm_adv and adv.numel() > 1:
-        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        adv = (adv - adv.mean()) / (adv.std() + ADV_STD_EPS)
     pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)).mean()
     if clip_vloss:
         v_clipped = old_values + torch.clamp(new_values - old_values, -clip_eps, clip_eps)
@@ -561,33 +176,86 @@ def seat_gae(seat: np.ndarray, values: np.ndarray, rewards: np.ndarray, done: np
     return adv
 
 
-# ---------------------------------------------------------------------------------- env helpers
-@njit(cache=True)
-def encode_all_seats(game_states: np.ndarray, rp: np.ndarray, out: np.ndarray, want_state: bool) -> None:
-    """Observation (or, with ``want_state``, state) of every seat of every game: ``out``
-    (N, P, obs_dim or state_dim), for the bootstrap values at the end of a rollout."""
-    for i in range(game_states.shape[0]):
-        st = game_states[i]
-        for p in range(out.shape[1]):
-            if want_state:
-                encoding.encode_state(st, p, rp, out[i, p])
-            else:
-                encoding.encode_observation(st, p, rp, out[i, p])
+# ---------------------------------------------------------------------------------- update
+@dataclass
+class Batch:
+    """The trained decisions of one rollout, flattened to M rows on the training device."""
+
+    x: torch.Tensor       #: (M, D) float32: the observation, or the state with a central critic
+    mask: torch.Tensor    #: (M, A) bool: the legal actions
+    act: torch.Tensor     #: (M,) int64: the action taken
+    logp: torch.Tensor    #: (M,) float32: its log-probability under the policy of the rollout
+    val: torch.Tensor     #: (M,) float32: the value estimate of the decision
+    adv: torch.Tensor     #: (M,) float32: its GAE advantage
+    ret: torch.Tensor     #: (M,) float32: the value target, adv + val
+
+    @property
+    def size(self) -> int:
+        return int(self.x.shape[0])
 
 
-def bootstrap_values(policy: nn.Module, critic: nn.Module | None, game_states: np.ndarray, rp: np.ndarray,
-                     out: np.ndarray, device: torch.device) -> np.ndarray:
-    """Every seat's value (N, P) at the end of a rollout, for GAE's bootstrap: every seat's row
-    is encoded into ``out`` (N, P, D; the state when there is a critic, else the observation)
-    and valued as :func:`value_of` does. Call under ``torch.inference_mode()``."""
-    n, players, d = out.shape
-    encode_all_seats(game_states, rp, out, critic is not None)
-    rows = torch.from_numpy(out.reshape(n * players, d)).to(device)               # (N*P, D)
-    return value_of(policy, critic, rows).float().cpu().numpy().reshape(n, players)
+#: a minibatch's loss: (policy, critic, batch, row indices (B,), config) -> (the scalar to
+#: minimise, the statistics to report)
+MinibatchLoss = Callable[[nn.Module, nn.Module | None, Batch, torch.Tensor, TrainConfig],
+                         tuple[torch.Tensor, dict[str, float]]]
 
 
-__all__ = ["TrainConfig", "ConfigError", "CONFIG_KEYS", "OPPONENT_KINDS", "EVAL_OPPONENTS", "MAX_SEED",
-           "make_config", "build_config", "read_config_values",
-           "load_config", "parse_override", "config_yaml", "CriticNet", "log_prob_entropy", "LossOut",
-           "ppo_loss", "bc_loss", "seat_gae", "encode_all_seats", "policy_and_value", "value_of",
-           "bootstrap_values"]
+def ppo_minibatch_loss(policy: nn.Module, critic: nn.Module | None, batch: Batch, idx: torch.Tensor,
+                       cfg: TrainConfig) -> tuple[torch.Tensor, dict[str, float]]:
+    """The clipped PPO loss (:func:`ppo_loss`) of the rows ``idx`` (B,) of ``batch``, and its parts."""
+    mask = batch.mask[idx]                                                      # (B, A)
+    logits, v = policy_and_value(policy, critic, batch.x[idx])                  # (B, A), (B,)
+    new_logp, ent = log_prob_entropy(apply_mask(logits, mask), mask, batch.act[idx])
+    lo = ppo_loss(new_logp, ent, v, batch.logp[idx], batch.val[idx], batch.adv[idx], batch.ret[idx],
+                  cfg.clip_eps, cfg.vf_coef, cfg.ent_coef, cfg.clip_vloss, cfg.norm_adv)
+    return lo.loss, {name: float(getattr(lo, name).detach()) for name in LOSS_PARTS}
+
+
+def bc_minibatch_loss(policy: nn.Module, critic: nn.Module | None, batch: Batch, idx: torch.Tensor,
+                      cfg: TrainConfig) -> tuple[torch.Tensor, dict[str, float]]:
+    """The warm start's loss of the rows ``idx`` (B,): the cross-entropy to the teacher's actions
+    plus ``vf_coef`` x half the squared error of the value to the return; reports ``loss`` (the
+    cross-entropy), ``value_loss`` and ``accuracy`` (greedy action = the teacher's)."""
+    logits, v = policy_and_value(policy, critic, batch.x[idx])                  # (B, A), (B,)
+    ce, hit = bc_loss(apply_mask(logits, batch.mask[idx]), batch.act[idx])
+    v_loss = 0.5 * ((v - batch.ret[idx]) ** 2).mean()
+    return ce + cfg.vf_coef * v_loss, {"loss": float(ce.detach()), "value_loss": float(v_loss.detach()),
+                                       "accuracy": float(hit)}
+
+
+def minibatch_update(loss_fn: MinibatchLoss, batch: Batch, policy: nn.Module, critic: nn.Module | None,
+                     optimizer: torch.optim.Optimizer, cfg: TrainConfig, epochs: int,
+                     rng: np.random.Generator, target_kl: float | None = None) -> list[dict[str, float]]:
+    """``epochs`` passes over ``batch``, each in a new order (``rng.permutation``) cut into
+    ``cfg.num_minibatches`` minibatches of ceil(M / num_minibatches) rows: per minibatch
+    ``loss_fn``, backward, the gradient's norm over the optimizer's parameters clipped to
+    ``cfg.max_grad_norm``, one optimizer step. With ``target_kl``, stops after the first
+    minibatch whose ``approx_kl`` exceeds it. Returns per minibatch its statistics, its
+    ``grad_norm`` (before clipping) and its ``epoch``."""
+    params = [p for group in optimizer.param_groups for p in group["params"]]
+    policy.train()
+    m = batch.size
+    size = max(1, math.ceil(m / cfg.num_minibatches))
+    rows: list[dict[str, float]] = []
+    for epoch in range(epochs):
+        perm = torch.from_numpy(rng.permutation(m)).to(batch.x.device)         # (M,)
+        for start in range(0, m, size):
+            loss, stats = loss_fn(policy, critic, batch, perm[start:start + size], cfg)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            grad_norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+            optimizer.step()
+            rows.append({**stats, "grad_norm": float(grad_norm), "epoch": epoch})
+            if target_kl is not None and stats["approx_kl"] > target_kl:
+                return rows
+    return rows
+
+
+def minibatch_means(rows: list[dict[str, float]], names: Sequence[str],
+                    first_pass: Sequence[str] = ()) -> dict[str, float]:
+    """The mean of each of ``names`` over the minibatches of :func:`minibatch_update` (the names
+    in ``first_pass`` over the first pass only: decisions not yet trained on); {} for none."""
+    if not rows:
+        return {}
+    return {name: float(np.mean([r[name] for r in rows if name not in first_pass or r["epoch"] == 0]))
+            for name in names}
