@@ -577,6 +577,19 @@ def test_resuming_weights_that_do_not_fit_the_network_is_named(stopped_run, tmp_
     assert "Traceback" not in err
 
 
+def test_a_checkpoint_lacking_part_of_the_trainer_state_is_refused_naming_it(stopped_run, tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    latest_pt = run / "checkpoints" / "latest.pt"
+    ckpt = read_checkpoint(latest_pt)
+    trainer = ckpt["trainer"]                          # as a checkpoint of an earlier trainer might be
+    del trainer["bc_decisions_done"], trainer["env"]["sample_rng"], trainer["rng"]["agent"]
+    torch.save(ckpt, latest_pt)
+    assert run_train("--resume", run) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+    assert "trainer state lacks bc_decisions_done, env.sample_rng, rng.agent" in err
+
+
 # ---------------------------------------------------------------------------------- warm start
 def _heuristic_batch(games: int = 64, steps: int = 40, seed: int = 123):
     """A fixed batch of (obs, mask, heuristic action) from heuristic-only play."""

@@ -3,6 +3,9 @@ policy) that carry the whole trainer state as the extra field ``trainer`` (forma
 :data:`TRAINER_FORMAT`): the config, the counters, the critic, the optimizer, the snapshots, the
 environments' state and line-ups, and every random generator's state. ``--resume`` restores all
 of it, so that a resumed run continues exactly as if it had not been interrupted.
+
+A checkpoint that lacks a field of the trainer state is refused with a :class:`CheckpointError`
+naming what is missing.
 """
 
 from __future__ import annotations
@@ -23,12 +26,16 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
 from ..network import CheckpointError, read_checkpoint, save_policy
 from ..trained_for import trained_for
 from .config import TrainConfig
-from .generators import Generators, rng_state, set_rng_state
+from .generators import RNG_KEYS, Generators, rng_state, set_rng_state
 from .lineups import Lineups
 from .networks import Learner
 from .run_folder import checkpoint_path
 
 TRAINER_FORMAT = "jass-ppo-trainer/1"
+#: the fields of the trainer state, and of its parts ``env`` and ``rng``
+TRAINER_KEYS = ("config", "iteration", "env_decisions", "trained_decisions", "best_eval", "elapsed",
+                "bc_decisions_done", "critic", "optimizer", "snap_filled", "snapshots", "env", "rng")
+ENV_KEYS = ("game_states", "sample_rng", "learner_side", "opp_kind", "opp_slot")
 #: the longest part of a load error quoted in a CheckpointError
 QUOTED_ERROR_CHARS = 400
 
@@ -69,6 +76,16 @@ def save_checkpoint(name: str, cfg: TrainConfig, run: Counters, learner: Learner
                 trained_for=trained_for(cfg.rules))
 
 
+def _missing(tr: dict[str, Any]) -> list[str]:
+    """The fields of the trainer state ``tr`` that are not there (``env.<key>``, ``rng.<key>`` for
+    those of its parts)."""
+    missing = [k for k in TRAINER_KEYS if k not in tr]
+    for part, keys in (("env", ENV_KEYS), ("rng", RNG_KEYS)):
+        if isinstance(tr.get(part), dict):
+            missing += [f"{part}.{k}" for k in keys if k not in tr[part]]
+    return missing
+
+
 def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
     """A checkpoint written by this trainer; CheckpointError (naming the file) otherwise."""
     ckpt = read_checkpoint(path)
@@ -77,7 +94,7 @@ def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
         raise CheckpointError(f"checkpoint {str(path)!r} is a policy file without trainer state "
                               f"(expected a 'trainer' field of format {TRAINER_FORMAT!r}); it cannot be "
                               "resumed")
-    missing = [k for k in ("config", "iteration", "optimizer", "env", "rng", "snapshots") if k not in tr]
+    missing = _missing(tr)
     if missing:
         raise CheckpointError(f"checkpoint {str(path)!r}: trainer state lacks {', '.join(missing)}")
     return ckpt
@@ -111,14 +128,13 @@ def restore(ckpt: dict[str, Any], cfg: TrainConfig, learner: Learner, env: Vecto
             f"rules {cfg.rules}): {type(err).__name__}: {why}") from None
     e = tr["env"]
     try:
-        sample_rng = e["sample_rng"].numpy() if "sample_rng" in e else None    # older checkpoints
-        first = env.set_state(e["game_states"].numpy(), sample_rng)
+        first = env.set_state(e["game_states"].numpy(), e["sample_rng"].numpy())
     except ValueError as err:
         raise CheckpointError(f"checkpoint in {cfg.run_dir!r}: env state does not fit this "
                               f"config's environment: {err}") from None
     lineups.set_state(e)
     set_rng_state(tr["rng"], gens)
     run = Counters(int(tr["iteration"]), int(tr["env_decisions"]), int(tr["trained_decisions"]),
-                   tr["best_eval"], float(tr["elapsed"]), int(tr.get("bc_decisions_done", 0)),
+                   tr["best_eval"], float(tr["elapsed"]), int(tr["bc_decisions_done"]),
                    int(tr["snap_filled"]))
     return run, first

@@ -17,6 +17,10 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.training (the trainer)") from None
 
+#: the checkpoint's names of the generators' states (:func:`rng_state`)
+RNG_KEYS = ("python", "numpy_global", "numpy", "torch", "sample", "bots", "agent")
+
+
 @dataclass
 class Generators:
     """The run's random generators besides the global ones (each checkpointed)."""
@@ -40,7 +44,7 @@ def seed_globals(seed: int) -> None:
 
 
 def rng_state(gens: Generators) -> dict[str, Any]:
-    """Every random generator's state, as checkpoint-safe values
+    """Every random generator's state (keys :data:`RNG_KEYS`), as checkpoint-safe values
     (``torch.load(weights_only=True)`` reads them)."""
     kind, keys, pos, has_gauss, cached = np.random.get_state()
     return {"python": random.getstate(),
@@ -63,7 +67,5 @@ def set_rng_state(state: dict[str, Any], gens: Generators) -> None:
     gens.draws.bit_generator.state = state["numpy"]
     torch.set_rng_state(state["torch"])
     gens.sample.set_state(state["sample"])
-    if "bots" in state:                      # checkpoints before the random bot had its own generator
-        gens.bots.bit_generator.state = state["bots"]
-    if "agent" in state:                     # checkpoints before the opponent kind "agent"
-        gens.agent.bit_generator.state = state["agent"]
+    gens.bots.bit_generator.state = state["bots"]
+    gens.agent.bit_generator.state = state["agent"]

@@ -83,9 +83,7 @@ class Lineups:
                 "opp_slot": torch.from_numpy(self.opp_slot.copy())}
 
     def set_state(self, env_state: dict[str, torch.Tensor]) -> None:
-        # checkpoints of the Schieber-only trainer called the side "learner_team"
-        side = env_state["learner_side"] if "learner_side" in env_state else env_state["learner_team"]
-        self.learner_side[:] = side.numpy()
+        self.learner_side[:] = env_state["learner_side"].numpy()
         self.opp_kind[:] = env_state["opp_kind"].numpy()
         self.opp_slot[:] = env_state["opp_slot"].numpy()
 
