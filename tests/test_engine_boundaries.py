@@ -1,5 +1,6 @@
-"""The engine's boundaries (issue 12): what the engine and the environments may import, and that
-nothing outside the engine reads a state array by its raw offsets.
+"""The engine's boundaries (issue 12): what the engine and the environments may import, that
+nothing outside the engine reads a state array by its raw offsets, and that nothing imports the
+trainer script.
 
 * The engine (the game specs, rules, trick kernel, the games' rules, the compiled entry points,
   Round/Match, cards, records, observations) imports no RL library, no torch and no agent.
@@ -8,6 +9,8 @@ nothing outside the engine reads a state array by its raw offsets.
 * Outside the engine, a state array is read through the kernel's accessors (compiled code) or
   ``core.StateView`` (Python) and built with core functions, never indexed with the kernel's
   ``S_*`` offsets.
+* ``train.py`` is a script (``python train.py``): no module of the package, the benchmarks, the
+  examples or the tests imports it; what they share with it lives in ``agents.training``.
 
 The import rules are checked in a fresh interpreter whose ``sys.meta_path`` refuses (and records)
 every import of a blocked package, so even an ``import`` inside ``try``/``except ImportError``
@@ -16,6 +19,7 @@ shows up.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -143,3 +147,51 @@ def test_no_module_outside_the_engine_reads_a_state_by_raw_offsets(path: Path) -
     used = raw_offsets(path.read_text(encoding="utf-8"))
     assert used == [], (f"{path.relative_to(ROOT)} uses the kernel's state offsets {used}; read a "
                         f"state through the kernel's accessors or core.StateView")
+
+
+# ---------------------------------------------------------------------------------- the trainer script
+#: where no module may import ``train.py``
+TRAIN_SCRIPT_FREE = ["jass_env", "agents", "benchmarks", "examples", "tests"]
+#: the functions that import a module named by a string
+IMPORT_CALLS = ("import_module", "__import__")
+
+
+def imported_modules(source: str) -> set[str]:
+    """The absolute module names a source text imports: ``import a.b`` and ``from a.b import c``
+    give ``a.b``; ``importlib.import_module("a")`` and ``__import__("a")`` with a literal name
+    give ``a``. Relative imports are left out (they stay inside a package)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in IMPORT_CALLS and isinstance(node.args[0].value, str):
+                found.add(node.args[0].value)
+    return found
+
+
+def imports_train_script(source: str) -> bool:
+    return any(m == "train" or m.startswith("train.") for m in imported_modules(source))
+
+
+
+
+def test_the_train_script_check_finds_every_form_of_import() -> None:
+    """The check itself: each way of importing train.py is seen; modules that only share the
+    word are not."""
+    for source in ("import train", "import train as t", "from train import main",
+                   "import importlib\nimportlib.import_module('train')", "__import__('train')"):
+        assert imports_train_script(source), source
+    for source in ("from examples.tianshou_ppo import train", "from train_speed import measure",
+                   "import agents.training", "from .train import x", "runpy.run_path('train.py')"):
+        assert not imports_train_script(source), source
+
+
+def test_nothing_imports_the_train_script() -> None:
+    files = [f for folder in TRAIN_SCRIPT_FREE for f in sorted((ROOT / folder).rglob("*.py"))]
+    assert len(files) > 100
+    importers = [f.relative_to(ROOT).as_posix() for f in files if imports_train_script(f.read_text("utf-8"))]
+    assert importers == [], f"{importers} import train.py, a script; take what it shares from agents.training"
