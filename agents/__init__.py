@@ -13,4 +13,5 @@
     evaluate.py   the evaluation's command line (python -m agents.evaluate)
     play.py       a person plays one seat in the terminal (python -m agents.play)
     export.py     checkpoint to ONNX (python -m agents.export); onnx_policy.py plays it without torch
+    training/     the PPO trainer's pieces (config, loss, rollout, checkpoints); train.py is its loop
 """

@@ -48,7 +48,8 @@ class Curve:
     high: np.ndarray           # 95 % interval, upper end
 
 
-def _events(run_dir: Path):
+def read_events(run_dir: Path):
+    """The TensorBoard events of ``run_dir`` (an ``EventAccumulator``, every scalar loaded)."""
     try:
         from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     except ModuleNotFoundError as exc:  # TensorBoard comes with the "train" extra
@@ -64,7 +65,7 @@ def _events(run_dir: Path):
 
 def read_curves(run_dir: str | Path) -> list[Curve]:
     """Every evaluated opponent's curve in ``run_dir`` (empty list if the run has no evaluation)."""
-    acc = _events(Path(run_dir))
+    acc = read_events(Path(run_dir))
     scalars = {t: acc.Scalars(t) for t in acc.Tags()["scalars"]}     # a purged tag has no events
 
     def by_step(tag: str) -> dict[int, float]:

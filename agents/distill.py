@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from .network import CheckpointError
-from .ppo import ConfigError
 from .search import distill
+from .training.yaml_config import ConfigError
 
 
 def main(argv: Sequence[str] | None = None) -> int:

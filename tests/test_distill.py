@@ -13,7 +13,6 @@ torch = pytest.importorskip("torch")
 from agents.distill import main  # noqa: E402
 from agents.network import load_policy  # noqa: E402
 from agents.policy import SELFPLAY_CHECKPOINT, default_checkpoint  # noqa: E402
-from agents.ppo import ConfigError, build_config  # noqa: E402
 from agents.search.distill import (  # noqa: E402
     DistillConfig,
     LabelError,
@@ -25,6 +24,7 @@ from agents.search.distill import (  # noqa: E402
     load_labels,
     run,
 )
+from agents.training.yaml_config import ConfigError, build_config  # noqa: E402
 from jass_env.games.schieber.observation import OBS_DIM  # noqa: E402
 from jass_env.games.schieber.rules import N_ACTIONS  # noqa: E402
 

@@ -69,7 +69,8 @@ def test_the_blocker_really_refuses_torch():
     assert "No module named 'torch'" in proc.stderr
 
 
-@pytest.mark.parametrize("module", ["agents.network", "agents.policy", "agents.ppo", "agents.export"])
+@pytest.mark.parametrize("module", ["agents.network", "agents.policy", "agents.training.ppo",
+                                    "agents.export"])
 def test_a_module_that_needs_torch_names_the_train_extra(module):
     proc = run_without_train_extra(f"""
         from agents.extras import MissingExtraError

@@ -1,11 +1,15 @@
 """PPO trainer: loss pieces on hand-made batches, per-seat GAE, a smoke training run, exact
 resume, atomic checkpoints, the run folder (no run overwritten, history kept across resumes,
-finished runs), config validation and corrupt checkpoints (configs/smoke.yaml)."""
+finished runs), config validation and corrupt checkpoints (configs/smoke.yaml).
+
+``train.py`` is a script that nothing imports: the tests run it as ``python train.py ARGV`` runs
+it (:func:`run_train`), in this process, and read what it wrote."""
 
 from __future__ import annotations
 
 import json
 import math
+import runpy
 import shutil
 import sys
 import time
@@ -15,21 +19,50 @@ import numpy as np
 import pytest
 import torch
 
+from agents.batched import evaluate_vs_bot
+from agents.bots.schieber import HeuristicAgent, heuristic_actions
+from agents.curves import read_curves
+from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint, save_policy
+from agents.policy import PolicyAgent
+from agents.training.checkpoint import load_trainer_checkpoint
+from agents.training.config import load_config, make_config
+from agents.training.generators import Generators
+from agents.training.lineups import episode_margins, opponent_agent
+from agents.training.networks import load_initial_policy, new_policy
+from agents.training.ppo import log_prob_entropy, ppo_loss, seat_gae
+from agents.training.warm_start import warm_start
+from agents.training.yaml_config import ConfigError
+from jass_env.envs.vector import VectorJassEnv
+from jass_env.games import make_rules
+from jass_env.games.schieber.suit_symmetry import suit_permutations
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from agents.heuristic import HeuristicAgent, heuristic_actions  # noqa: E402
-from jass_env.rules import make_rules  # noqa: E402
-from jass_env.suit_symmetry import suit_permutations  # noqa: E402
-from jass_env.vector import VectorJassEnv  # noqa: E402
-
-import train  # noqa: E402
-from agents.curves import read_curves  # noqa: E402
-from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint, save_policy  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from agents.ppo import ConfigError, load_config, log_prob_entropy, make_config, ppo_loss, seat_gae  # noqa: E402
-
 SMOKE = ROOT / "configs" / "smoke.yaml"
+
+
+def run_train(*argv: str | Path) -> int:
+    """``python train.py ARGV``, run in this process; its exit status."""
+    saved = sys.argv
+    sys.argv = ["train.py", *map(str, argv)]
+    try:
+        runpy.run_path(str(ROOT / "train.py"), run_name="__main__")
+    except SystemExit as done:
+        return done.code
+    finally:
+        sys.argv = saved
+    raise AssertionError("train.py ended without an exit status")
+
+
+def train_smoke(run: Path, *overrides: str, stop_after: int | None = None) -> None:
+    """A run of configs/smoke.yaml in ``run`` (with ``key=value`` overrides; stopped after
+    ``stop_after`` iterations), which must succeed."""
+    stop = ("--stop-after", str(stop_after)) if stop_after is not None else ()
+    assert run_train("--config", SMOKE, f"run_dir={run}", *overrides, *stop) == 0
+
+
+def latest(run: Path) -> dict:
+    """The trainer state in ``run``'s checkpoints/latest.pt."""
+    return read_checkpoint(run / "checkpoints" / "latest.pt")["trainer"]
 
 
 def smoke(tmp: Path, *overrides: str):
@@ -45,10 +78,10 @@ def straight_and_resumed(tmp: Path, *overrides: str) -> tuple[dict, dict]:
     """The final checkpoints of a smoke run played straight through (``tmp/straight``) and of the
     same run stopped after 2 iterations and resumed (``tmp/parts``)."""
     straight, parts = tmp / "straight", tmp / "parts"
-    train.train(smoke(straight, *overrides))
-    train.train(smoke(parts, *overrides), stop_after=2)
-    assert read_checkpoint(parts / "checkpoints" / "latest.pt")["trainer"]["iteration"] == 2
-    assert train.main(["--resume", str(parts), "progress=false"]) == 0
+    train_smoke(straight, *overrides)
+    train_smoke(parts, *overrides, stop_after=2)
+    assert latest(parts)["iteration"] == 2
+    assert run_train("--resume", parts, "progress=false") == 0
     return (read_checkpoint(straight / "checkpoints" / "latest.pt"),
             read_checkpoint(parts / "checkpoints" / "latest.pt"))
 
@@ -64,7 +97,7 @@ def stopped_run(tmp_path_factory) -> Path:
     """A smoke run stopped after 2 of its 4 iterations (512 decisions each): evaluated and
     checkpointed at iteration 2."""
     run = tmp_path_factory.mktemp("stopped") / "run"
-    train.train(smoke(run, "final_eval_deals=4"), stop_after=2)
+    train_smoke(run, "final_eval_deals=4", stop_after=2)
     return run
 
 
@@ -72,11 +105,11 @@ def stopped_run(tmp_path_factory) -> Path:
 def finished_run(stopped_run, tmp_path_factory) -> Path:
     """``stopped_run`` resumed to its end (evaluated at iterations 2 and 4, final outputs)."""
     run = copy_run(stopped_run, tmp_path_factory.mktemp("finished"))
-    assert train.main(["--resume", str(run)]) == 0
+    assert run_train("--resume", run) == 0
     return run
 
 
-# ---------------------------------------------------------------------------------- loss pieces
+# loss pieces
 def test_masked_distribution_gives_illegal_actions_zero_probability_and_no_entropy():
     logits = torch.tensor([[1.0, 2.0, 3.0, 50.0], [0.0, 0.0, -7.0, 9.0]])
     mask = torch.tensor([[True, True, True, False], [True, False, True, False]])
@@ -167,11 +200,12 @@ def test_batched_heuristic_matches_the_heuristic_agent():
         obs, mask = out.obs, out.mask
 
 
-# ---------------------------------------------------------------------------------- training runs
+# training runs
 def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
-    summary = train.train(smoke(tmp_path))
-    assert summary["iterations"] == 4 and summary["env_decisions"] == 2048
-    assert 0 < summary["trained_decisions"] <= 2048
+    train_smoke(tmp_path)
+    trainer = latest(tmp_path)
+    assert trainer["iteration"] == 4 and trainer["env_decisions"] == 2048
+    assert 0 < trainer["trained_decisions"] <= 2048
     assert list(tmp_path.glob("events.out.tfevents.*"))
     assert load_config(tmp_path / "config.yaml").num_envs == 16
     net, ckpt = load_policy(tmp_path / "checkpoints" / "latest.pt")
@@ -181,9 +215,10 @@ def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
     env = VectorJassEnv(1)
     obs, mask, _ = env.reset(seed=0)
     assert mask[0, agent.act({"observation": obs[0], "action_mask": mask[0]})]
+    curves = {c.opponent: c for c in read_curves(tmp_path)}       # the periodic evaluations
     for bot in ("random", "heuristic"):
-        ev = summary["eval"][bot]
-        assert ev["ci_low"] <= ev["points_per_hand"] <= ev["ci_high"]
+        c = curves[bot]
+        assert c.stat.key == "points_per_hand" and c.low[-1] <= c.points[-1] <= c.high[-1]
     # the small policy-only copy that ships: same network, the run's config, no trainer state
     from agents.export import main as export_main
     small = tmp_path / "small.pt"
@@ -204,7 +239,7 @@ def test_smoke_run_writes_events_config_and_loadable_checkpoints(tmp_path):
 
 
 def test_a_finished_run_writes_the_results_table_and_the_strength_plot(tmp_path, capsys):
-    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path}", "final_eval_deals=6"]) == 0
+    assert run_train("--config", SMOKE, f"run_dir={tmp_path}", "final_eval_deals=6") == 0
     out = capsys.readouterr()
     printed = out.out
     # the run folder is announced at the start, every output file at the end
@@ -240,7 +275,7 @@ def test_the_trainers_evaluation_equals_the_evaluation_tool_against_the_heuristi
 
     path = ROOT / "agents" / "checkpoints" / "default.pt"
     net, _ = load_policy(path)
-    fast = train.evaluate_vs_bot(net, "heuristic", "schieber", 12, 5, torch.device("cpu"))
+    fast = evaluate_vs_bot(net, "heuristic", "schieber", 12, 5, torch.device("cpu"))
     slow = evaluate_pair(PolicyAgent(path), "heuristic", "schieber", deals=12, seed=5).summary
     assert fast["points_per_hand"] == pytest.approx(slow["points_per_hand"], abs=1e-9)
     assert [fast["ci_low"], fast["ci_high"]] == pytest.approx(slow["ci95"], abs=1e-9)
@@ -282,7 +317,7 @@ def test_a_first_discard_game_trains_against_its_own_heuristic_and_reports_its_s
     """Mittlere and Molotow train with their own heuristic as the bot opponent (36 card actions;
     Schieber's heuristic would name actions the game does not have) and report their statistic."""
     run = tmp_path / game
-    train.train(smoke(run, f"rules={game}", "final_eval_deals=4", "eval_deals=4"))
+    train_smoke(run, f"rules={game}", "final_eval_deals=4", "eval_deals=4")
     ckpt = read_checkpoint(run / "checkpoints" / "latest.pt")
     assert ckpt["trained_for"]["game"] == game and ckpt["net"]["n_actions"] == 36
     row = json.loads((run / "results.json").read_text())["rows"][0]["heuristic"]
@@ -296,10 +331,8 @@ def test_coiffeur_trains_by_whole_games_and_reports_the_game_score_over_deal_seq
     game (rewards deal by deal, one episode until both sheets are full) and the trainer evaluates
     it as ``python -m agents.evaluate --rules coiffeur6`` does, by duplicate deal sequences."""
     run = tmp_path / "coiffeur6"
-    cfg = smoke(run, "rules=coiffeur6", "episode=match", "final_eval_deals=2", "eval_deals=2",
+    train_smoke(run, "rules=coiffeur6", "episode=match", "final_eval_deals=2", "eval_deals=2",
                 "total_decisions=2048", "num_envs=4", "rollout_steps=256", "eval_every=0")
-    summary = train.train(cfg)
-    assert summary["statistic"] == "game_score_diff"
     ckpt = read_checkpoint(run / "checkpoints" / "latest.pt")
     assert ckpt["trained_for"]["game"] == "coiffeur6"
     row = json.loads((run / "results.json").read_text())["rows"][0]["heuristic"]
@@ -317,9 +350,9 @@ def test_a_learners_margin_is_positive_when_it_did_better_in_its_games_direction
     """Mittlere: a higher result is better; Differenzler and Molotow: a lower score is."""
     scores = np.array([[2, -1, -1], [-1, 2, -1]])         # (episodes, players)
     learner = np.array([0, 0])
-    assert train.episode_margins(scores, learner, make_rules("mittlere")).tolist() == [3.0, -1.5]
-    assert train.episode_margins(scores, learner, make_rules("differenzler3")).tolist() == [-3.0, 1.5]
-    assert train.episode_margins(scores, learner, make_rules("molotow3")).tolist() == [-3.0, 1.5]
+    assert episode_margins(scores, learner, make_rules("mittlere")).tolist() == [3.0, -1.5]
+    assert episode_margins(scores, learner, make_rules("differenzler3")).tolist() == [-3.0, 1.5]
+    assert episode_margins(scores, learner, make_rules("molotow3")).tolist() == [-3.0, 1.5]
 
 
 def test_a_reward_the_game_does_not_have_is_refused():
@@ -327,17 +360,17 @@ def test_a_reward_the_game_does_not_have_is_refused():
         make_config({"rules": "differenzler", "reward": "tricks"})
 
 
-# ---------------------------------------------------------------------------------- the run folder
+# the run folder
 def test_a_fresh_start_refuses_a_run_dir_that_holds_a_run(stopped_run, tmp_path, capsys):
     run = copy_run(stopped_run, tmp_path)
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
-    assert train.main(["--config", str(SMOKE), f"run_dir={run}"]) == 2
+    assert run_train("--config", SMOKE, f"run_dir={run}") == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "Traceback" not in err
     for words in (f"--resume {run}", "fresh run_dir", "--overwrite"):
         assert words in err, words
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
-    assert train.main(["--resume", str(run), "--overwrite"]) == 2
+    assert run_train("--resume", run, "--overwrite") == 2
     assert "cannot go with --resume" in capsys.readouterr().err
 
 
@@ -345,8 +378,8 @@ def test_overwrite_replaces_the_earlier_run_and_its_stale_temporary_files(stoppe
     run = copy_run(stopped_run, tmp_path)
     stale = run / "checkpoints" / ".latest.pt.k1ll3d.tmp"          # what a save killed half-way leaves
     stale.write_bytes(b"half a checkpoint")
-    assert train.main(["--config", str(SMOKE), f"run_dir={run}", "--overwrite", "--stop-after", "1",
-                       "eval_every=0"]) == 0
+    assert run_train("--config", SMOKE, f"run_dir={run}", "--overwrite", "--stop-after", "1",
+                       "eval_every=0") == 0
     (hint,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("stopped at ")]
     python, *rest = hint.split("; continue with ")[1].split()
     assert hint.startswith("stopped at iteration 1/4;") and rest == ["train.py", "--resume", str(run)]
@@ -377,7 +410,7 @@ def test_resume_hides_only_what_the_interrupted_process_logged_after_its_checkpo
     #                                             time stamps (whole seconds): the resume comes later
     stale = run / "checkpoints" / ".latest.pt.k1ll3d.tmp"
     stale.write_bytes(b"half a checkpoint")
-    assert train.main(["--resume", str(run), "eval_every=1", "final_eval_deals=0"]) == 0
+    assert run_train("--resume", run, "eval_every=1", "final_eval_deals=0") == 0
     assert eval_steps(run) == [1024, 1536, 2048]
     (curve,) = [c for c in read_curves(run) if c.opponent == "heuristic"]
     assert curve.points[1] != 99.0 and not stale.exists()
@@ -388,7 +421,7 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(finished_run, tmp_p
 
     run = copy_run(finished_run, tmp_path)
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
-    assert train.main(["--resume", str(run)]) == 0
+    assert run_train("--resume", run) == 0
     printed = capsys.readouterr().out
     assert f"run {run} is already finished (4 iterations, 2,048 decisions); nothing left to train" in printed
     assert (run / "results.md").read_text().strip() in printed
@@ -397,7 +430,7 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(finished_run, tmp_p
     # killed after its last checkpoint, before the final outputs: resuming writes just those
     for name in ("results.json", "results.md", "strength.png"):
         (run / name).unlink()
-    assert train.main(["--resume", str(run)]) == 0
+    assert run_train("--resume", run) == 0
     again, first = json.loads((run / "results.json").read_text()), json.loads(before[run / "results.json"])
     for res in (again, first):                  # the copy's folder differs; the checkpoints do not
         for row in res["rows"]:
@@ -410,8 +443,8 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(finished_run, tmp_p
 def test_resume_refuses_another_thread_count_and_reads_overrides_around_the_options(stopped_run, capsys):
     # measured: 2 threads instead of 1 change the weights (threaded kernels sum in another order);
     # overrides may stand before and after --stop-after N
-    assert train.main(["--resume", str(stopped_run), "progress=false", "--stop-after", "3",
-                       "torch_threads=2"]) == 2
+    assert run_train("--resume", stopped_run, "progress=false", "--stop-after", "3",
+                       "torch_threads=2") == 2
     err = capsys.readouterr().err
     assert "'torch_threads' cannot change when resuming" in err and "Traceback" not in err
 
@@ -419,15 +452,15 @@ def test_resume_refuses_another_thread_count_and_reads_overrides_around_the_opti
 def test_a_start_that_fails_leaves_no_run_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     run = tmp_path / "new"
-    assert train.main(["--config", str(SMOKE), f"run_dir={run}", "device=cuda"]) == 2
+    assert run_train("--config", SMOKE, f"run_dir={run}", "device=cuda") == 2
     assert "no CUDA device" in capsys.readouterr().err
     assert not run.exists()
 
 
 def test_a_crash_while_saving_leaves_the_previous_checkpoint_intact(tmp_path, monkeypatch):
-    train.train(smoke(tmp_path), stop_after=2)
-    latest = tmp_path / "checkpoints" / "latest.pt"
-    before = latest.read_bytes()
+    train_smoke(tmp_path, stop_after=2)
+    latest_pt = tmp_path / "checkpoints" / "latest.pt"
+    before = latest_pt.read_bytes()
 
     def crash(obj, f, *a, **k):
         f.write(b"PK\x03\x04 half a checkpoint")
@@ -435,14 +468,14 @@ def test_a_crash_while_saving_leaves_the_previous_checkpoint_intact(tmp_path, mo
 
     monkeypatch.setattr(torch, "save", crash)
     with pytest.raises(OSError, match="simulated"):
-        train.train(load_config(tmp_path / "config.yaml", ["eval_every=0"]), resume=tmp_path)
+        run_train("--resume", tmp_path, "eval_every=0")
     monkeypatch.undo()
-    assert latest.read_bytes() == before
-    assert read_checkpoint(latest)["trainer"]["iteration"] == 2
+    assert latest_pt.read_bytes() == before
+    assert latest(tmp_path)["iteration"] == 2
     assert not [p for p in (tmp_path / "checkpoints").iterdir() if p.name.endswith(".tmp")]
 
 
-# ---------------------------------------------------------------------------------- bad input
+# bad input
 @pytest.mark.parametrize("override, words", [
     ("learning_rate=0.1", ["unknown config key 'learning_rate'", "0.1", "allowed keys", "lr"]),
     ("num_envs=lots", ["'num_envs'", "'lots'", "integer"]),
@@ -462,7 +495,7 @@ def test_bad_config_values_are_named_with_what_is_allowed(override, words, capsy
         load_config(SMOKE, [override])
     for w in words:
         assert w in str(e.value), (w, str(e.value))
-    assert train.main(["--config", str(SMOKE), override]) == 2
+    assert run_train("--config", SMOKE, override) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "Traceback" not in err
 
@@ -503,20 +536,20 @@ def test_the_trainer_evaluates_against_batch_bots_and_agent_specs():
 
 
 def test_corrupt_truncated_or_foreign_checkpoints_give_a_clear_error(tmp_path, capsys):
-    train.train(smoke(tmp_path), stop_after=1)
-    latest = tmp_path / "checkpoints" / "latest.pt"
-    good = latest.read_bytes()
+    train_smoke(tmp_path, stop_after=1)
+    latest_pt = tmp_path / "checkpoints" / "latest.pt"
+    good = latest_pt.read_bytes()
     for content in (good[: len(good) // 2], b"not a checkpoint at all"):
-        latest.write_bytes(content)
+        latest_pt.write_bytes(content)
         with pytest.raises(CheckpointError, match="cannot be read"):
-            train.load_trainer_checkpoint(latest)
-        assert train.main(["--resume", str(tmp_path)]) == 2
+            load_trainer_checkpoint(latest_pt)
+        assert run_train("--resume", tmp_path) == 2
         err = capsys.readouterr().err
         assert "error:" in err and "latest.pt" in err and "Traceback" not in err
-    torch.save({"format": "jass-policy/1", "obs_version": 1, "net": {}, "model": {}}, latest)
+    torch.save({"format": "jass-policy/1", "obs_version": 1, "net": {}, "model": {}}, latest_pt)
     with pytest.raises(CheckpointError, match="without trainer state"):
-        train.load_trainer_checkpoint(latest)
-    assert train.main(["--resume", str(tmp_path / "nowhere")]) == 2
+        load_trainer_checkpoint(latest_pt)
+    assert run_train("--resume", tmp_path / "nowhere") == 2
     assert "does not exist" in capsys.readouterr().err
 
 
@@ -524,27 +557,40 @@ def test_a_run_dir_that_is_a_file_is_named(tmp_path, capsys):
     f = tmp_path / "notes.txt"
     f.write_text("not a folder\n")
     for run_dir in (f, f / "run"):
-        assert train.main(["--config", str(SMOKE), f"run_dir={run_dir}"]) == 2
+        assert run_train("--config", SMOKE, f"run_dir={run_dir}") == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and f"{str(f)!r} is a file, not a folder" in err
-    assert train.main(["--resume", str(f)]) == 2
+    assert run_train("--resume", f) == 2
     assert "is a file; give the run folder" in capsys.readouterr().err
     assert f.read_text() == "not a folder\n"
 
 
 def test_resuming_weights_that_do_not_fit_the_network_is_named(stopped_run, tmp_path, capsys):
     run = copy_run(stopped_run, tmp_path)
-    latest = run / "checkpoints" / "latest.pt"
-    ckpt = read_checkpoint(latest)
+    latest_pt = run / "checkpoints" / "latest.pt"
+    ckpt = read_checkpoint(latest_pt)
     ckpt["trainer"]["config"]["hidden"] = [16]                      # the weights are of hidden [32]
-    torch.save(ckpt, latest)
-    assert train.main(["--resume", str(run)]) == 2
+    torch.save(ckpt, latest_pt)
+    assert run_train("--resume", run) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "weights do not fit the network of its config (hidden [16]" in err
     assert "Traceback" not in err
 
 
-# ---------------------------------------------------------------------------------- warm start
+def test_a_checkpoint_lacking_part_of_the_trainer_state_is_refused_naming_it(stopped_run, tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    latest_pt = run / "checkpoints" / "latest.pt"
+    ckpt = read_checkpoint(latest_pt)
+    trainer = ckpt["trainer"]                          # as a checkpoint of an earlier trainer might be
+    del trainer["bc_decisions_done"], trainer["env"]["sample_rng"], trainer["rng"]["agent"]
+    torch.save(ckpt, latest_pt)
+    assert run_train("--resume", run) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+    assert "trainer state lacks bc_decisions_done, env.sample_rng, rng.agent" in err
+
+
+# warm start
 def _heuristic_batch(games: int = 64, steps: int = 40, seed: int = 123):
     """A fixed batch of (obs, mask, heuristic action) from heuristic-only play."""
     env = VectorJassEnv(games)
@@ -569,30 +615,29 @@ def _agreement(net, batch) -> float:
 
 def test_behaviour_cloning_warm_start_raises_agreement_with_the_heuristic_and_is_not_redone(tmp_path):
     from agents.network import PolicyNet
-    from agents.ppo import CriticNet
+    from agents.training.networks import CriticNet
+    from jass_env.envs.encoding import state_dim
 
     batch = _heuristic_batch()
     cfg = smoke(tmp_path, "bc_decisions=8192", "bc_lr=3e-3", "bc_epochs=4")
     assert cfg.bc_rounds == 16
-    policy, critic = PolicyNet(cfg.hidden, seed=cfg.seed), CriticNet(cfg.critic_hidden, seed=cfg.seed + 1)
+    policy = PolicyNet(cfg.hidden, seed=cfg.seed)
+    critic = CriticNet(cfg.critic_hidden, state_dim(make_rules(cfg.rules)), seed=cfg.seed + 1)
     before = _agreement(policy, batch)
-    stats = train.warm_start(cfg, policy, critic, torch.device("cpu"))
+    stats = warm_start(cfg, policy, critic, torch.device("cpu"))
     after = _agreement(policy, batch)
     assert stats["decisions"] == 8192 and math.isfinite(stats["loss"]) and math.isfinite(stats["value_loss"])
     assert after > before + 0.08, (before, after)
 
     # in the trainer: once before iteration 0, logged, counted in the checkpoint, not redone on resume
-    summary = train.train(cfg, stop_after=1)
-    assert summary["bc_decisions"] == 8192 and summary["iterations"] == 1
-    ckpt = read_checkpoint(tmp_path / "checkpoints" / "latest.pt")
-    assert ckpt["trainer"]["bc_decisions_done"] == 8192
+    train_smoke(tmp_path, "bc_decisions=8192", "bc_lr=3e-3", "bc_epochs=4", stop_after=1)
+    assert latest(tmp_path)["bc_decisions_done"] == 8192 and latest(tmp_path)["iteration"] == 1
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     tags = EventAccumulator(str(tmp_path / "warm_start")).Reload().Tags()["scalars"]
     assert {"bc/loss", "bc/accuracy", "bc/value_loss"} <= set(tags)
-    resumed = train.train(load_config(tmp_path / "config.yaml", ["eval_every=0"]), resume=tmp_path,
-                          stop_after=2)
-    assert resumed["bc"] == {} and resumed["bc_decisions"] == 8192 and resumed["iterations"] == 2
-    # its history (one point per warm-start batch, up to 8,192 decisions) survives the resume
+    assert run_train("--resume", tmp_path, "eval_every=0", "--stop-after", "2") == 0
+    assert latest(tmp_path)["bc_decisions_done"] == 8192 and latest(tmp_path)["iteration"] == 2
+    # not redone: its history (one point per warm-start batch, up to 8,192 decisions) survives the resume
     bc = EventAccumulator(str(tmp_path / "warm_start")).Reload().Scalars("bc/loss")
     assert [e.step for e in bc] == [512 * (i + 1) for i in range(16)]
 
@@ -609,17 +654,17 @@ def test_bad_warm_start_values_are_named(override, words):
         assert w in str(e.value), (w, str(e.value))
 
 
-# ---------------------------------------------------------------------------------- fine-tuning
+# fine-tuning
 def test_init_policy_starts_the_run_from_that_checkpoints_weights(stopped_run, tmp_path):
     start = stopped_run / "checkpoints" / "latest.pt"
     net, _ = load_policy(start)
     cfg = smoke(tmp_path, f"init_policy={start}")
-    policy = train.new_policy(cfg, make_rules(cfg.rules))
-    train.load_initial_policy(cfg, policy)
+    policy = new_policy(cfg, make_rules(cfg.rules))
+    load_initial_policy(cfg, policy)
     for k, v in net.state_dict().items():
         assert torch.equal(policy.state_dict()[k], v), k
     # the run trains on from there: its snapshot 0 (the policy at the start) holds those weights
-    train.train(smoke(tmp_path / "run", f"init_policy={start}", "final_eval_deals=0"), stop_after=1)
+    train_smoke(tmp_path / "run", f"init_policy={start}", "final_eval_deals=0", stop_after=1)
     snap0 = read_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")["trainer"]["snapshots"][0]
     for k, v in net.state_dict().items():
         assert torch.equal(snap0[k], v), k
@@ -630,8 +675,8 @@ def test_a_suit_averaged_init_policy_gives_its_mlp_and_the_run_trains_one_view(s
     averaged = net.suit_averaged(suit_permutations("schieber").tolist())
     start = save_policy(tmp_path / "averaged.pt", averaged)
     cfg = smoke(tmp_path, f"init_policy={start}")
-    policy = train.new_policy(cfg, make_rules(cfg.rules))
-    train.load_initial_policy(cfg, policy)
+    policy = new_policy(cfg, make_rules(cfg.rules))
+    load_initial_policy(cfg, policy)
     assert policy.suit_renamings is None
     for k, v in net.state_dict().items():
         assert torch.equal(policy.state_dict()[k], v), k
@@ -639,13 +684,13 @@ def test_a_suit_averaged_init_policy_gives_its_mlp_and_the_run_trains_one_view(s
 
 def test_an_init_policy_that_does_not_fit_the_network_is_named(stopped_run, tmp_path, capsys):
     start = stopped_run / "checkpoints" / "latest.pt"                 # hidden [32]
-    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path / 'run'}", f"init_policy={start}",
-                       "hidden=[16]"]) == 2
+    assert run_train("--config", SMOKE, f"run_dir={tmp_path / 'run'}", f"init_policy={start}",
+                       "hidden=[16]") == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "'init_policy'" in err and "hidden [32]" in err
     assert "Traceback" not in err and not (tmp_path / "run").exists()
-    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path / 'run'}",
-                       f"init_policy={tmp_path / 'missing.pt'}"]) == 2
+    assert run_train("--config", SMOKE, f"run_dir={tmp_path / 'run'}",
+                       f"init_policy={tmp_path / 'missing.pt'}") == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "missing.pt" in err and "Traceback" not in err
 
@@ -655,10 +700,10 @@ def test_the_agent_opponent_plays_with_the_runs_checkpointed_dice(tmp_path):
     seats are the agent's, and a resumed run continues its dice exactly."""
     pimc = ("opponents={self: 0.5, agent: 0.5}", "opponent_agent=pimc:worlds=2", "final_eval_deals=0")
     cfg = smoke(tmp_path / "x", *pimc)
-    gens = train.Generators.from_seed(cfg.seed)
-    bot = train.opponent_agent(cfg, make_rules(cfg.rules), gens)
+    gens = Generators.from_seed(cfg.seed)
+    bot = opponent_agent(cfg, make_rules(cfg.rules), gens.agent)
     assert bot.agent.name == "pimc2" and bot.agent.rng is gens.agent
-    assert train.opponent_agent(smoke(tmp_path / "y"), make_rules(cfg.rules), gens) is None
+    assert opponent_agent(smoke(tmp_path / "y"), make_rules(cfg.rules), gens.agent) is None
     a, b = straight_and_resumed(tmp_path, *pimc)
     for k in a["model"]:
         assert torch.equal(a["model"][k], b["model"][k]), k
@@ -670,8 +715,8 @@ def test_a_bad_opponent_agent_is_named(tmp_path, capsys):
         load_config(SMOKE, ["opponent_agent=wizard:level=9"])
     assert "'opponent_agent'" in str(e.value) and "agent spec" in str(e.value)
     # a spec of another game is refused before the run starts, with the registry's reason
-    assert train.main(["--config", str(SMOKE), f"run_dir={tmp_path / 'run'}", "rules=differenzler",
-                       "opponents={self: 0.5, agent: 0.5}", "opponent_agent=search:worlds=2"]) == 2
+    assert run_train("--config", SMOKE, f"run_dir={tmp_path / 'run'}", "rules=differenzler",
+                       "opponents={self: 0.5, agent: 0.5}", "opponent_agent=search:worlds=2") == 2
     err = capsys.readouterr().err
     assert err.startswith("error: config key 'opponent_agent'") and "schieber only" in err
     assert "Traceback" not in err and not (tmp_path / "run").exists()

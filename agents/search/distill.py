@@ -95,8 +95,9 @@ from ..batched import evaluate_vs_bot
 from ..files import atomic_write, file_sha256
 from ..network import CheckpointError, PolicyNet, apply_mask, load_policy, save_policy
 from ..policy import default_checkpoint
-from ..ppo import ConfigError, _is_eval_opponent, _meta, _nonneg, _pos, build_config, read_config_values
 from ..trained_for import trained_for
+from ..training.config import is_eval_opponent
+from ..training.yaml_config import ConfigError, build_config, meta, non_negative, positive, read_config_values
 from .search import SearchAgent
 
 GAME = "schieber"
@@ -108,48 +109,50 @@ LABEL_FIELDS = ("obs", "mask", "greedy", "options", "means")
 class DistillConfig:
     """Every setting of an expert-iteration run (one YAML file = one of these)."""
 
-    name: str = field(default="distill", metadata=_meta("a non-empty string", lambda v: bool(v.strip())))
-    seed: int = field(default=0, metadata=_meta("an integer >= 0", _nonneg))
-    run_dir: str | None = field(default=None, metadata=_meta("a path, or null for runs/<name>"))
-    rules: str = field(default="schieber", metadata=_meta(
+    name: str = field(default="distill", metadata=meta("a non-empty string", lambda v: bool(v.strip())))
+    seed: int = field(default=0, metadata=meta("an integer >= 0", non_negative))
+    run_dir: str | None = field(default=None, metadata=meta("a path, or null for runs/<name>"))
+    rules: str = field(default="schieber", metadata=meta(
         "a Schieber rules preset: " + ", ".join(p for p in PRESETS if make_rules(p).game == GAME),
         lambda v: v in PRESETS and make_rules(v).game == GAME))
-    init_policy: str | None = field(default=None, metadata=_meta(
+    init_policy: str | None = field(default=None, metadata=meta(
         "null (the shipped Schieber policy) or a jass-policy checkpoint of a Schieber policy"))
-    rounds: int = field(default=1, metadata=_meta("an integer >= 1", _pos))
+    rounds: int = field(default=1, metadata=meta("an integer >= 1", positive))
     # labels
-    deals: int = field(default=8000, metadata=_meta("an integer >= 1 (deals per round)", _pos))
-    chunk_deals: int = field(default=50, metadata=_meta("an integer >= 1 (deals per label file)", _pos))
-    workers: int = field(default=2, metadata=_meta("an integer >= 1 (processes playing label chunks)", _pos))
-    worlds: int = field(default=100, metadata=_meta("an integer >= 1 (worlds per searched decision)", _pos))
-    candidates: int = field(default=5, metadata=_meta("an integer >= 2 (cards searched per decision)",
+    deals: int = field(default=8000, metadata=meta("an integer >= 1 (deals per round)", positive))
+    chunk_deals: int = field(default=50, metadata=meta("an integer >= 1 (deals per label file)", positive))
+    workers: int = field(default=2, metadata=meta("an integer >= 1 (processes playing label chunks)",
+                                                  positive))
+    worlds: int = field(default=100, metadata=meta("an integer >= 1 (worlds per searched decision)",
+                                                   positive))
+    candidates: int = field(default=5, metadata=meta("an integer >= 2 (cards searched per decision)",
                                                       lambda v: v >= 2))
     # fit
-    target: str = field(default="expected", metadata=_meta(f"one of {', '.join(TARGETS)}",
+    target: str = field(default="expected", metadata=meta(f"one of {', '.join(TARGETS)}",
                                                            lambda v: v in TARGETS))
-    margin: float = field(default=3.0, metadata=_meta("a number >= 0 (points per hand; target best)",
-                                                      _nonneg))
-    temperature: float = field(default=2.0, metadata=_meta("a number > 0 (points; target expected)", _pos))
-    beta: float = field(default=0.1, metadata=_meta("a number >= 0", _nonneg))
-    augment: bool = field(default=True, metadata=_meta(
+    margin: float = field(default=3.0, metadata=meta("a number >= 0 (points per hand; target best)",
+                                                      non_negative))
+    temperature: float = field(default=2.0, metadata=meta("a number > 0 (points; target expected)", positive))
+    beta: float = field(default=0.1, metadata=meta("a number >= 0", non_negative))
+    augment: bool = field(default=True, metadata=meta(
         "true or false (rename the suits of each decision at random, jass_env.games.schieber.suit_symmetry)",
         lambda v: isinstance(v, bool)))
-    suit_average: bool = field(default=True, metadata=_meta(
+    suit_average: bool = field(default=True, metadata=meta(
         "true or false (the start policy, in the anchor, and the student are suit averages)",
         lambda v: isinstance(v, bool)))
-    lr: float = field(default=3e-4, metadata=_meta("a number > 0", _pos))
-    epochs: int = field(default=6, metadata=_meta("an integer >= 1", _pos))
-    batch_size: int = field(default=512, metadata=_meta("an integer >= 1", _pos))
-    heldout_every: int = field(default=20, metadata=_meta(
+    lr: float = field(default=3e-4, metadata=meta("a number > 0", positive))
+    epochs: int = field(default=6, metadata=meta("an integer >= 1", positive))
+    batch_size: int = field(default=512, metadata=meta("an integer >= 1", positive))
+    heldout_every: int = field(default=20, metadata=meta(
         "an integer >= 2 (every n-th label chunk is held out of the fit)", lambda v: v >= 2))
     # evaluation
-    eval_opponents: list[str] = field(default_factory=lambda: ["pimc:worlds=10", "heuristic"], metadata=_meta(
+    eval_opponents: list[str] = field(default_factory=lambda: ["pimc:worlds=10", "heuristic"], metadata=meta(
         "a list of random, heuristic or agent specs (python -m agents.evaluate --help lists them)",
-        lambda v: all(_is_eval_opponent(x) for x in v)))
-    eval_deals: int = field(default=1000, metadata=_meta("an integer >= 2, or 0 for none",
+        lambda v: all(is_eval_opponent(x) for x in v)))
+    eval_deals: int = field(default=1000, metadata=meta("an integer >= 2, or 0 for none",
                                                          lambda v: v == 0 or v >= 2))
-    eval_seed: int = field(default=777, metadata=_meta("an integer >= 0", _nonneg))
-    torch_threads: int = field(default=1, metadata=_meta("an integer >= 1", _pos))
+    eval_seed: int = field(default=777, metadata=meta("an integer >= 0", non_negative))
+    torch_threads: int = field(default=1, metadata=meta("an integer >= 1", positive))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -179,7 +182,7 @@ def load_distill_config(path: str | Path | None, overrides: Sequence[str] = ()) 
     return cfg
 
 
-# ---------------------------------------------------------------------------------- labels
+# labels
 @lru_cache(maxsize=1)
 def _searcher(rules: str, checkpoint: str, worlds: int, candidates: int) -> SearchAgent:
     """One search agent per worker process and policy (loading and compiling once)."""
@@ -301,7 +304,7 @@ def load_labels(paths: Sequence[Path], candidates: int) -> dict[str, np.ndarray]
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 
-# ---------------------------------------------------------------------------------- fit
+# fit
 def hard_targets(labels: dict[str, np.ndarray], margin: float) -> np.ndarray:
     """Target action per decision (int64[n]) of ``target: best``: the best candidate where its
     mean beats the greedy card's by more than ``margin``, else the greedy action."""
@@ -410,7 +413,7 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
     return net
 
 
-# ---------------------------------------------------------------------------------- run
+# run
 def _heldout(k: int, cfg: DistillConfig) -> bool:
     return k % cfg.heldout_every == cfg.heldout_every - 1
 

@@ -95,7 +95,7 @@ class VectorStep(NamedTuple):
     states: np.ndarray | None  #: (num_envs, state_dim) float32 with ``state_obs=True``, else None
 
 
-# ---------------------------------------------------------------------------------- compiled
+# compiled
 @engine_inline
 def _observe(game: int, st: np.ndarray, rp: np.ndarray, i: int, obs: np.ndarray, mask: np.ndarray,
              seat: np.ndarray, legal: np.ndarray, block: np.ndarray, state_out: np.ndarray,
@@ -214,6 +214,7 @@ class Kernels(NamedTuple):
     step: Any
     step_parallel: Any
     encode_states: Any
+    encode_seats: Any
 
 
 @cache
@@ -266,10 +267,20 @@ def kernels(game: int) -> Kernels:
             st = states[i]
             hooks.encode_state(game, st, state.to_move(st), rp, out[i])
 
-    return Kernels(reset, observe, step, step_parallel, encode_states)
+    @njit(cache=True)
+    def encode_seats(states, rp, out, want_state):  # noqa: ANN001, ANN202
+        for i in range(states.shape[0]):
+            st = states[i]
+            for p in range(out.shape[1]):
+                if want_state:
+                    hooks.encode_state(game, st, p, rp, out[i, p])
+                else:
+                    hooks.encode_observation(game, st, p, rp, out[i, p])
+
+    return Kernels(reset, observe, step, step_parallel, encode_states, encode_seats)
 
 
-# ---------------------------------------------------------------------------------- the env
+# the env
 def _rng_states(seq: np.random.SeedSequence, n: int) -> np.ndarray:
     """``n`` non-zero 32-bit xorshift states from a SeedSequence, as int64."""
     out = seq.generate_state(n, dtype=np.uint32).astype(np.int64)
@@ -348,7 +359,7 @@ class VectorJassEnv:
                                   self._final_score, self._winner,
                                   self._states_buf if state_obs else None)
 
-    # ------------------------------------------------------------------ episodes
+    # episodes
     def reset(self, seed: int | None = None, seeds: Sequence[int] | np.ndarray | None = None,
               dealers: Sequence[int] | np.ndarray | None = None) -> VectorReset:
         """Deal a new episode in every game.
@@ -443,7 +454,7 @@ class VectorJassEnv:
         return IllegalActionError(f"game {i}: seat {int(self._seat[i])} may not play {what} now; "
                                   f"legal: {legal}")
 
-    # ------------------------------------------------------------------ helpers
+    # helpers
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per game, (num_envs,) int64 (reused by the next call).
 
@@ -504,6 +515,19 @@ class VectorJassEnv:
                 self._states_buf = np.zeros((self.num_envs, self.state_dim), dtype=np.float32)
             self._kernels.encode_states(self.game_states, self.rp, self._states_buf)
         return self._states_buf
+
+    def every_seat(self, out: np.ndarray, want_state: bool = False) -> np.ndarray:
+        """Every seat's observation (with ``want_state``: its perfect-information state) in every
+        game, whoever is to act: ``out`` float32 (num_envs, players, observation_dim or
+        state_dim), filled and returned (for a trainer's bootstrap values)."""
+        if not self._started:
+            raise RuntimeError("call reset() before every_seat()")
+        width = self.state_dim if want_state else self.observation_dim
+        if out.shape != (self.num_envs, self.rules.spec.players, width) or out.dtype != np.float32:
+            raise ValueError(f"every_seat needs a float32 array of shape ({self.num_envs}, "
+                             f"{self.rules.spec.players}, {width}), got {out.dtype} {out.shape}")
+        self._kernels.encode_seats(self.game_states, self.rp, out, want_state)
+        return out
 
     @property
     def observation_dim(self) -> int:
