@@ -31,7 +31,7 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
 
 from jass_env.engine.spec import SPECS
 from jass_env.engine.switches import Rules
-from jass_env.games import REGISTRY, game_of, make_rules
+from jass_env.games import DEFAULT_PRESET, REGISTRY, game_of, make_rules
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
@@ -126,7 +126,7 @@ class PolicyAgent(Agent):
 
 
 def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] = DEFAULT_HIDDEN,
-                            seed: int = 0, game: str = "schieber") -> Path:
+                            seed: int = 0, game: str = DEFAULT_PRESET) -> Path:
     """Save a seeded random-weights network for ``game`` as a ``jass-policy/1`` checkpoint."""
     tf = trained_for(None, game)
     net = PolicyNet(hidden, obs_dim=tf["obs_dim"], n_actions=tf["n_actions"], seed=seed)
@@ -139,8 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="write a random-weights jass-policy/1 checkpoint to PATH")
     ap.add_argument("--hidden", type=int, nargs="+", default=list(DEFAULT_HIDDEN), help="hidden sizes")
     ap.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
-    ap.add_argument("--game", choices=list(SPECS), default="schieber", help="the game's observation and "
-                    "action layout (default schieber)")
+    ap.add_argument("--game", choices=list(SPECS), default=DEFAULT_PRESET, help="the game's observation and "
+                    f"action layout (default {DEFAULT_PRESET})")
     args = ap.parse_args(argv)
     try:
         path = write_random_checkpoint(args.write_random, args.hidden, args.seed, args.game)

@@ -17,7 +17,7 @@ from .commands import quiet_broken_pipe
 from .engine.cards import CONTRACTS, card_id, card_symbol
 from .engine.spec import TEAMS_NONE
 from .engine.switches import RulesError
-from .games import PRESETS, make_rules
+from .games import DEFAULT_PRESET, PRESETS, make_rules
 from .round import Round
 
 #: the tricks of a round in words where the Match line names them
@@ -28,7 +28,7 @@ def _cards(names: list[str]) -> str:
     return " ".join(card_symbol(card_id(n)) for n in names)
 
 
-def play_and_print(rules: str = "schieber", seed: int = 0, out=sys.stdout) -> Round:
+def play_and_print(rules: str = DEFAULT_PRESET, seed: int = 0, out=sys.stdout) -> Round:
     """Play one random round of the preset's game and print it; returns the finished Round."""
     r = Round(rules, seed=seed)
     spec = r.spec
@@ -86,7 +86,7 @@ def _per_side(values: list[int]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="schieber", help=f"preset: {', '.join(PRESETS)}")
+    ap.add_argument("--rules", default=DEFAULT_PRESET, help=f"preset: {', '.join(PRESETS)}")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     try:

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jass_env.engine.switches import RulesError
-from jass_env.games import make_rules
+from jass_env.games import DEFAULT_PRESET, REGISTRY, make_rules
 
 from ..registry import AgentSpecError, describe_specs, make_agent
 from . import duplicate, rotation, whole_games
-from .protocol import Protocol, protocol_for
+from .protocol import ROTATION, WHOLE_GAME, Protocol, protocol_for
 from .round_robin import (
     ROUND_ROBIN_FILES,
     ranking_lines,
@@ -39,6 +39,11 @@ IMPLEMENTATIONS: dict[str, Protocol] = {p.name: p for p in (duplicate.PROTOCOL, 
 BAD_ARGUMENTS, INTERRUPTED = 2, 130
 
 
+def _games_of(protocol: str) -> str:
+    """The games evaluated by ``protocol``, for the help text."""
+    return ", ".join(g.title for g in REGISTRY.values() if g.protocol == protocol)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line's options."""
     ap = argparse.ArgumentParser(
@@ -48,13 +53,15 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("agents", nargs="*", metavar="AGENT", help="two agent specs: A (evaluated) and B")
     ap.add_argument("--round-robin", nargs="+", metavar="AGENT", help="evaluate every pair of these agents")
     ap.add_argument("--deals", type=int, default=500,
-                    help="deals, each played twice (Differenzler: once per seat rotation; Coiffeur: "
-                         "deal sequences of whole games, each played twice) (default 500)")
-    ap.add_argument("--rules", default="schieber", help="rules preset (default schieber)")
+                    help=f"deals, each played twice (games played alone: once per seat rotation, "
+                         f"{_games_of(ROTATION)}; deal sequences of whole games, each played twice, "
+                         f"{_games_of(WHOLE_GAME)}) (default 500)")
+    ap.add_argument("--rules", default=DEFAULT_PRESET, help=f"rules preset (default {DEFAULT_PRESET})")
     ap.add_argument("--seed", type=int, default=0, help="deal-set seed (default 0)")
     ap.add_argument("--matches", type=int, default=None,
-                    help="matches to the target per pair, or Differenzler games of 12 rounds (default 20; "
-                         "Coiffeur plays whole games anyway)")
+                    help=f"matches to the target per pair, or whole games (the rules' match_rounds) "
+                         f"in {_games_of(ROTATION)} (default 20; {_games_of(WHOLE_GAME)} plays whole "
+                         "games anyway)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -27,6 +27,7 @@ from jass_env.engine.spec import game_spec
 from jass_env.engine.state import StateView, new_state
 from jass_env.engine.switches import Rules
 from jass_env.engine.transitions import for_game
+from jass_env.games import make_rules
 
 from .seeds import deal_seed
 
@@ -42,18 +43,19 @@ class Deal:
     hands: tuple[int, ...]
 
 
-def make_deal(set_seed: int, index: int, game: str = "schieber") -> Deal:
+def make_deal(set_seed: int, index: int, game: str | None = None) -> Deal:
     """Deal ``index`` of the set ``set_seed`` for the game ``game`` (a spec name: its players,
-    hand size and deck): hands shuffled by the engine from the deal seed."""
+    hand size and deck; None: the default preset's): hands shuffled by the engine from the deal
+    seed."""
     s = deal_seed(set_seed, index)
-    spec = game_spec(game)
+    spec = make_rules().spec if game is None else game_spec(game)
     st = new_state(spec, seed_to_rng_state(s))
     hands = np.zeros(spec.players, dtype=np.int64)
     deal(st, hands, spec.players, spec.hand_size, spec.deck)
     return Deal(index, s, index % spec.players, tuple(int(h) for h in hands[:spec.players]))
 
 
-def make_deal_set(n: int, set_seed: int, game: str = "schieber") -> list[Deal]:
+def make_deal_set(n: int, set_seed: int, game: str | None = None) -> list[Deal]:
     """The first ``n`` deals of the set ``set_seed``."""
     return [make_deal(set_seed, i, game) for i in range(n)]
 

@@ -157,7 +157,7 @@ class RotationPairResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules | None = "differenzler",
+def evaluate_rotation(agent_a: Any, agent_b: Any, rules: str | Rules,
                       deals: int = 500, seed: int = 0, matches: int = 0, progress: bool = False,
                       label_a: str | None = None, label_b: str | None = None) -> RotationPairResult:
     """Seat-rotation evaluation of A against B (module docstring) on ``deals`` deals of the set

@@ -76,7 +76,7 @@ class WholeGameResult:
     summary: dict[str, Any]
 
 
-def evaluate_games(agent_a: Any, agent_b: Any, rules: str | Rules | None = "coiffeur", games: int = 100,
+def evaluate_games(agent_a: Any, agent_b: Any, rules: str | Rules, games: int = 100,
                    seed: int = 0, progress: bool = False) -> WholeGameResult:
     """A (a spec or an agent) against B over ``games`` deal sequences of the set ``seed``, each
     played twice (module docstring)."""

@@ -47,6 +47,9 @@ def register(package: ModuleType) -> Game:
 for _package in (schieber, differenzler, coiffeur, mittlere, molotow, sidi):
     register(_package)
 
+#: the preset played when none is named (by the environments, the records, the command lines)
+DEFAULT_PRESET = "schieber"
+
 
 def game_of(rules: str | Rules | GameSpec) -> Game:
     """The game of a rules object, a spec, or a spec or preset name."""
@@ -73,7 +76,7 @@ def preset(name: str) -> Rules:
 
 
 def make_rules(rules: str | Rules | None = None, *, players: int | None = None, **switches: Any) -> Rules:
-    """A preset name (default ``schieber``) or a Rules object, with switches changed on top.
+    """A preset name (default :data:`DEFAULT_PRESET`) or a Rules object, with switches changed on top.
 
     ``players`` picks the game's spec for that many players, for the games offered for several
     player counts (Schieber for 4 and 6, Differenzler for 4 and 3, Molotow for 3 to 6): e.g.
@@ -83,7 +86,7 @@ def make_rules(rules: str | Rules | None = None, *, players: int | None = None, 
     if players is not None:
         rules = with_players(make_rules(rules), players)
     if rules is None:
-        base = PRESETS["schieber"]
+        base = PRESETS[DEFAULT_PRESET]
     elif isinstance(rules, Rules):
         base = rules
     elif isinstance(rules, str):
@@ -133,7 +136,9 @@ def overrides(rules: Rules) -> dict[str, Any]:
     return {k: v for k, v in rules.switches().items() if base_switches.get(k) != v}
 
 
+#: Schieber's presets, by the name the package exported before the family had a registry
 SCHIEBER_PRESETS = presets_of("schieber")
 
-__all__ = ["REGISTRY", "PRESETS", "SCHIEBER_PRESETS", "Game", "GameContractError", "Statistic", "register",
-           "game_of", "preset", "make_rules", "player_counts", "with_players", "presets_of", "overrides"]
+__all__ = ["REGISTRY", "PRESETS", "DEFAULT_PRESET", "SCHIEBER_PRESETS", "Game", "GameContractError",
+           "Statistic", "register", "game_of", "preset", "make_rules", "player_counts", "with_players",
+           "presets_of", "overrides"]
