@@ -10,10 +10,10 @@ about 12 MB, its policy file under 1 MB (:func:`agents.network.slim_policy`).
 
 The graph has two inputs and one output, all with a dynamic batch axis ``batch``:
 
-    observation  float32 (batch, 529)   Schieber's observation vector (version 1)
-    action_mask  bool    (batch, 43)    legal actions
-    logits       float32 (batch, 43)    policy logits; illegal actions = float32 min (-3.4028235e38),
-                                        as agents.network.apply_mask does in torch
+    observation  float32 (batch, D)   the game's observation vector (D = obs_dim; Schieber's 529)
+    action_mask  bool    (batch, A)   legal actions (A = the game's actions; Schieber's 43)
+    logits       float32 (batch, A)   policy logits; illegal actions = float32 min (-3.4028235e38),
+                                      as agents.network.apply_mask does in torch
 
 The file carries metadata (``format`` = ``jass-policy-onnx/1``, ``obs_version``, ``hidden``,
 ``source_sha256`` of the checkpoint, ``trained_for``: the game and rules as JSON,
@@ -50,11 +50,8 @@ try:
 except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.export (checkpoint export)") from None
 
-from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
-from jass_env.games.schieber.rules import N_ACTIONS
-
 from .files import atomic_write, file_sha256
-from .network import CheckpointError, PolicyNet, load_policy, slim_policy
+from .network import DEFAULT_LAYOUT, CheckpointError, PolicyNet, load_policy, slim_policy
 from .onnx_policy import INPUT_MASK, INPUT_OBS, ONNX_FORMAT, OUTPUT_LOGITS
 from .trained_for import stored_trained_for
 
@@ -102,14 +99,16 @@ def export_onnx(checkpoint: str | os.PathLike[str], path: str | os.PathLike[str]
 def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAULT_OPSET,
                source_sha256: str | None = None, trained_for: dict | None = None) -> Path:
     """Export a PolicyNet (see :func:`export_onnx`); ``trained_for`` (the checkpoint's, see
-    :mod:`agents.trained_for`) goes into the metadata as JSON."""
+    :mod:`agents.trained_for`; default: the default preset's game, untrained) goes into the
+    metadata as JSON, and its ``obs_version`` into ``obs_version``."""
     try:
         import onnx  # noqa: PLC0415 (optional dependency)
     except ImportError as e:
         raise ExportError(f"ONNX export needs the onnx package, which cannot be imported ({e}); "
                           "install it with: pip install onnx onnxruntime") from None
+    tf = trained_for if trained_for is not None else stored_trained_for({"net": net.config()})
     model = MaskedPolicy(net).eval()
-    example = (torch.zeros(2, OBS_DIM), torch.ones(2, N_ACTIONS, dtype=torch.bool))
+    example = (torch.zeros(2, net.obs_dim), torch.ones(2, net.n_actions, dtype=torch.bool))
     buf = io.BytesIO()
     try:
         with warnings.catch_warnings():   # the TorchScript exporter announces its deprecation
@@ -123,12 +122,11 @@ def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAUL
     except Exception as e:
         raise ExportError(f"torch.onnx.export failed (opset {opset}): {type(e).__name__}: {e}") from e
     proto = onnx.load_from_string(buf.getvalue())
-    meta = {"format": ONNX_FORMAT, "obs_version": str(OBS_VERSION),
-            "hidden": ",".join(map(str, net.hidden)), "masked_value": "float32 min"}
+    meta = {"format": ONNX_FORMAT, "obs_version": str(tf["obs_version"]),
+            "hidden": ",".join(map(str, net.hidden)), "masked_value": "float32 min",
+            "trained_for": json.dumps(tf, sort_keys=True)}
     if source_sha256:
         meta["source_sha256"] = source_sha256
-    if trained_for is not None:
-        meta["trained_for"] = json.dumps(trained_for, sort_keys=True)
     for k, v in meta.items():
         entry = proto.metadata_props.add()
         entry.key, entry.value = k, v
@@ -137,21 +135,28 @@ def export_net(net: PolicyNet, path: str | os.PathLike[str], opset: int = DEFAUL
     return atomic_write(path, lambda f: f.write(proto.SerializeToString()))
 
 
-def random_inputs(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` random observations float32 (n, 529) (0/1 entries and uniform fractions) and random
-    masks bool (n, 43), the last row without any legal action (n >= 2)."""
+#: the share of random observation entries that are fractions (the others are 0 or 1)
+FRACTION_SHARE = 0.1
+
+
+def random_inputs(n: int, seed: int = 0, obs_dim: int = DEFAULT_LAYOUT["obs_dim"],
+                  n_actions: int = DEFAULT_LAYOUT["n_actions"]) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random observations float32 (n, obs_dim) (0/1 entries, :data:`FRACTION_SHARE` of
+    them uniform fractions, like the scalar features) and random masks bool (n, n_actions), the
+    last row without any legal action (n >= 2)."""
     rng = np.random.default_rng(seed)
-    obs = (rng.random((n, OBS_DIM)) < 0.2).astype(np.float32)
-    obs[:, -48:] = rng.random((n, 48)).astype(np.float32)     # the scalar features at the end
-    mask = rng.random((n, N_ACTIONS)) < 0.4
-    mask[np.arange(n), rng.integers(0, N_ACTIONS, n)] = True
+    obs = (rng.random((n, obs_dim)) < 0.2).astype(np.float32)
+    fractions = rng.random((n, obs_dim)) < FRACTION_SHARE
+    obs[fractions] = rng.random(int(fractions.sum())).astype(np.float32)
+    mask = rng.random((n, n_actions)) < 0.4
+    mask[np.arange(n), rng.integers(0, n_actions, n)] = True
     if n >= 2:
         mask[-1] = False
     return obs, mask
 
 
 class LogitComparison(NamedTuple):
-    """How closely two (B, 43) masked-logit arrays agree (see :func:`compare_logits`)."""
+    """How closely two (B, A) masked-logit arrays agree (see :func:`compare_logits`)."""
 
     max_difference: float      #: largest |got - want| over the legal entries
     worst_fraction: float      #: largest |got - want| / allowed (ATOL + RTOL * row scale); <= 1 ok
@@ -170,8 +175,8 @@ class LogitComparison(NamedTuple):
 
 
 def compare_logits(got: np.ndarray, want: np.ndarray, mask: np.ndarray) -> LogitComparison:
-    """Compare masked logits ``got`` (e.g. onnxruntime) with ``want`` (torch), all (B, 43), ``mask``
-    bool (B, 43). A row's argmax may differ only where ``want``'s top two legal logits are within
+    """Compare masked logits ``got`` (e.g. onnxruntime) with ``want`` (torch), all (B, A), ``mask``
+    bool (B, A). A row's argmax may differ only where ``want``'s top two legal logits are within
     the allowed rounding of each other (a tie at float32 precision)."""
     got64, want64 = got.astype(np.float64), want.astype(np.float64)
     legal_abs = np.where(mask, np.abs(want64), 0.0)
@@ -198,7 +203,7 @@ def verify_export(net: PolicyNet, path: str | os.PathLike[str], n: int = VERIFY_
         agent = OnnxPolicyAgent(path)
     except OnnxModelError as e:
         raise ExportError(str(e)) from None
-    obs, mask = random_inputs(n, seed)
+    obs, mask = random_inputs(n, seed, net.obs_dim, net.n_actions)
     got = agent.logits(obs, mask)
     with torch.inference_mode():
         want = net.masked_logits(torch.from_numpy(obs), torch.from_numpy(mask)).numpy()

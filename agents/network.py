@@ -4,7 +4,8 @@ Checkpoint format ``jass-policy/1``: a plain dict written with ``torch.save`` th
 ``torch.load(path, weights_only=True)``::
 
     {"format": "jass-policy/1",
-     "obs_version": OBS_VERSION,                    # observation encoding the net was trained on
+     "obs_version": 1,                              # observation encoding the net was trained on
+     "trained_for": {"game": "schieber", ...},      # its game and rules (agents.trained_for)
      "net": {"hidden": [256, 256], "obs_dim": 529, "n_actions": 43,
              "suit_renamings": [[0, 1, 2, 3], ...]},   # optional: the suit average (PolicyNet)
      "model": net.state_dict(),
@@ -33,15 +34,18 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.network (the policy network)") from None
 
 from jass_env.engine.cards import N_SUITS
-from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
-from jass_env.games.schieber.rules import N_ACTIONS
-from jass_env.games.schieber.suit_symmetry import action_index, observation_index
+from jass_env.games.schieber import suit_symmetry
 
 from .files import atomic_write, file_sha256
-from .trained_for import layout_problem, stored_trained_for
+from .trained_for import game_layout, layout_problem, legacy_layout, stored_trained_for
 
 CHECKPOINT_FORMAT = "jass-policy/1"
 DEFAULT_HIDDEN = (256, 256)
+#: the observation and action layout of the default preset's game, a network's default
+DEFAULT_LAYOUT = game_layout(None)
+#: a checkpoint's top-level ``obs_version`` (older than ``trained_for``, which holds each game's):
+#: the observation version of the game of those files
+OBS_VERSION = legacy_layout()["obs_version"]
 
 
 class CheckpointError(ValueError):
@@ -61,12 +65,13 @@ def init_linear_layers(module: nn.Module, seed: int) -> None:
 
 
 class PolicyNet(nn.Module):
-    """MLP trunk over the observation, a policy head of 43 logits and a scalar value head.
+    """MLP trunk over the observation, a policy head of one logit per action and a scalar value head.
 
     Args:
         hidden: sizes of the hidden layers of the shared trunk (ReLU after each), e.g. (256, 256).
-        obs_dim: observation length (``OBS_DIM`` = 529).
-        n_actions: number of actions (43: 36 cards, 6 contracts, push).
+        obs_dim: observation length (the game's, ``jass_env.envs.encoding.obs_dim(rules)``;
+            default the default preset's: Schieber's 529).
+        n_actions: number of actions (the game's ``spec.n_actions``; default Schieber's 43).
         seed: if given, the weights are initialised from a ``torch.Generator`` with this seed
             (reproducible, and the global torch RNG is left untouched).
         suit_renamings: Schieber only: suit permutations (each a list of the new suit of D H S C,
@@ -79,8 +84,8 @@ class PolicyNet(nn.Module):
     logits (B, n_actions); value (B,).
     """
 
-    def __init__(self, hidden: Sequence[int] = DEFAULT_HIDDEN, obs_dim: int = OBS_DIM,
-                 n_actions: int = N_ACTIONS, seed: int | None = None,
+    def __init__(self, hidden: Sequence[int] = DEFAULT_HIDDEN, obs_dim: int = DEFAULT_LAYOUT["obs_dim"],
+                 n_actions: int = DEFAULT_LAYOUT["n_actions"], seed: int | None = None,
                  suit_renamings: Sequence[Sequence[int]] | None = None) -> None:
         super().__init__()
         hidden = [int(h) for h in hidden]
@@ -118,17 +123,20 @@ class PolicyNet(nn.Module):
 
     def _set_renamings(self, renamings: Sequence[Sequence[int]]) -> None:
         perms = [[int(x) for x in p] for p in renamings]
-        if (self.obs_dim, self.n_actions) != (OBS_DIM, N_ACTIONS):
-            raise ValueError(f"suit_renamings need Schieber's layout (obs_dim {OBS_DIM}, n_actions "
-                             f"{N_ACTIONS}), not ({self.obs_dim}, {self.n_actions})")
+        schieber = (suit_symmetry.OBS_DIM, suit_symmetry.N_ACTIONS)
+        if (self.obs_dim, self.n_actions) != schieber:
+            raise ValueError(f"suit_renamings need Schieber's layout (obs_dim {schieber[0]}, n_actions "
+                             f"{schieber[1]}), not ({self.obs_dim}, {self.n_actions})")
         if not perms or any(sorted(p) != list(range(N_SUITS)) for p in perms):
             raise ValueError(f"suit_renamings must be a non-empty list of permutations of 0..{N_SUITS - 1}, "
                              f"got {renamings!r}")
         table = np.array(perms, dtype=np.int64)
         self.suit_renamings = perms
         # non-persistent: the tables follow from the renamings, the weights are the MLP's alone
-        self.register_buffer("renamed_obs", torch.from_numpy(observation_index(table)), persistent=False)
-        self.register_buffer("renamed_action", torch.from_numpy(action_index(table)), persistent=False)
+        renamed_obs = suit_symmetry.observation_index(table)
+        renamed_action = suit_symmetry.action_index(table)
+        self.register_buffer("renamed_obs", torch.from_numpy(renamed_obs), persistent=False)
+        self.register_buffer("renamed_action", torch.from_numpy(renamed_action), persistent=False)
 
     def config(self) -> dict[str, Any]:
         """The constructor arguments stored in a checkpoint's ``"net"`` field."""
@@ -176,7 +184,7 @@ def apply_mask(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask.bool(), logits, torch.full_like(logits, torch.finfo(logits.dtype).min))
 
 
-# ---------------------------------------------------------------------------------- checkpoints
+# checkpoints
 _ALLOWED_LEAVES = (str, int, float, bool, type(None), torch.Tensor)
 
 
@@ -255,8 +263,8 @@ def load_policy(path: str | os.PathLike[str]) -> tuple[PolicyNet, dict[str, Any]
     if not isinstance(hidden, (list, tuple)) or not all(isinstance(h, int) and h > 0 for h in hidden):
         raise CheckpointError(f"policy checkpoint {str(path)!r}: net.hidden must be a list of "
                               f"positive ints, got {hidden!r}")
-    obs_dim, n_actions = cfg.get("obs_dim", OBS_DIM), cfg.get("n_actions", N_ACTIONS)
     tf = stored_trained_for(ckpt)
+    obs_dim, n_actions = cfg.get("obs_dim", tf["obs_dim"]), cfg.get("n_actions", tf["n_actions"])
     problem = layout_problem(tf, f"policy checkpoint {str(path)!r}")
     if problem:
         raise CheckpointError(problem)

@@ -4,8 +4,9 @@ numpy only (no torch import anywhere on this path).
     agent = OnnxPolicyAgent("runs/ppo/latest.onnx")                      # argmax over legal actions
     agent = OnnxPolicyAgent("runs/ppo/latest.onnx", greedy=False, seed=1)  # sample, seeded per deal
 
-The ONNX graph (see :mod:`agents.export`) takes ``observation`` float32 (B, 529) and
-``action_mask`` bool (B, 43) and returns ``logits`` float32 (B, 43): the policy head's logits with
+The ONNX graph (see :mod:`agents.export`) takes ``observation`` float32 (B, D) and
+``action_mask`` bool (B, A) and returns ``logits`` float32 (B, A), with D and A the layout of the
+game the policy was trained for (Schieber: 529 and 43): the policy head's logits with
 illegal actions set to ``float32`` min (-3.4028235e38), exactly as the torch
 :class:`agents.policy.PolicyAgent` computes them, so both agents choose the same actions.
 
@@ -23,8 +24,6 @@ import numpy as np
 
 from jass_env.commands import module_command
 from jass_env.engine.switches import Rules
-from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
-from jass_env.games.schieber.rules import N_ACTIONS
 
 from .base import Agent, Observation, choose_from_logits
 from .files import file_sha256
@@ -89,8 +88,9 @@ class OnnxPolicyAgent(Agent):
                 f"ONNX policy {str(p)!r} cannot be read (corrupt, truncated or not an ONNX model; "
                 f"expected a {ONNX_FORMAT!r} file written by {module_command('agents.export')}): "
                 f"{type(e).__name__}: {_first_line(e)}") from None
-        self._check_signature(p)
         self.trained_for = self._trained_for(p)
+        self.obs_dim, self.n_actions = int(self.trained_for["obs_dim"]), int(self.trained_for["n_actions"])
+        self._check_signature(p)
         if rules is not None:
             warn_if_rules_differ(self.trained_for, rules, f"ONNX policy {str(p)!r}")
         self.greedy = bool(greedy)
@@ -101,32 +101,34 @@ class OnnxPolicyAgent(Agent):
         self.name = f"onnx-policy({p.name}, {'greedy' if self.greedy else 'sampled'})"
 
     def _check_signature(self, p: Path) -> None:
-        """The graph must take (observation, action_mask) and give logits, batch-first."""
+        """The graph must take (observation, action_mask) of its game's layout and give logits,
+        batch-first."""
         inputs = {i.name: i for i in self.session.get_inputs()}
         outputs = [o.name for o in self.session.get_outputs()]
-        want = {INPUT_OBS: ("tensor(float)", OBS_DIM), INPUT_MASK: ("tensor(bool)", N_ACTIONS)}
+        want = {INPUT_OBS: ("tensor(float)", self.obs_dim), INPUT_MASK: ("tensor(bool)", self.n_actions)}
         for name, (typ, width) in want.items():
             got = inputs.get(name)
             if got is None or got.type != typ or len(got.shape) != 2 or got.shape[1] != width:
                 have = ", ".join(f"{i.name} {i.type} {i.shape}" for i in inputs.values())
                 raise OnnxModelError(
                     f"ONNX policy {str(p)!r} does not fit: expected inputs {INPUT_OBS} tensor(float) "
-                    f"[batch, {OBS_DIM}] and {INPUT_MASK} tensor(bool) [batch, {N_ACTIONS}], "
-                    f"got {have or 'none'}")
+                    f"[batch, {self.obs_dim}] and {INPUT_MASK} tensor(bool) [batch, {self.n_actions}] "
+                    f"(the layout of {self.trained_for['game']}), got {have or 'none'}")
         if OUTPUT_LOGITS not in outputs:
             raise OnnxModelError(f"ONNX policy {str(p)!r} does not fit: expected an output "
                                  f"{OUTPUT_LOGITS!r}, got {outputs}")
-        meta = self.session.get_modelmeta().custom_metadata_map
-        version = meta.get("obs_version")
-        if version is not None and version != str(OBS_VERSION):
-            raise OnnxModelError(f"ONNX policy {str(p)!r} was trained on observation version "
-                                 f"{version}; this code encodes version {OBS_VERSION}")
 
     def _trained_for(self, p: Path) -> dict[str, Any]:
-        """The metadata's ``trained_for`` (older files: Schieber, :mod:`agents.trained_for`);
-        OnnxModelError if it names another game or layout."""
+        """The metadata's ``trained_for`` (older files: :func:`agents.trained_for.stored_trained_for`);
+        OnnxModelError if its game, observation version or layout is not one this code plays."""
         meta = self.session.get_modelmeta().custom_metadata_map
-        fields: dict[str, Any] = {"obs_version": int(meta.get("obs_version", OBS_VERSION))}
+        fields: dict[str, Any] = {}
+        if "obs_version" in meta:
+            try:
+                fields["obs_version"] = int(meta["obs_version"])
+            except ValueError:
+                raise OnnxModelError(f"ONNX policy {str(p)!r}: its obs_version metadata "
+                                     f"{meta['obs_version']!r} is not a number") from None
         if "trained_for" in meta:
             try:
                 fields["trained_for"] = json.loads(meta["trained_for"])
@@ -140,17 +142,17 @@ class OnnxPolicyAgent(Agent):
         return tf
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Masked logits float32 (B, 43) for observations (B, 529) and masks (B, 43) (0/1 or bool);
+        """Masked logits float32 (B, A) for observations (B, D) and masks (B, A) (0/1 or bool);
         illegal actions get float32 min."""
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         mask = np.ascontiguousarray(masks).astype(bool)
-        if obs.ndim != 2 or obs.shape[1] != OBS_DIM or mask.shape != (obs.shape[0], N_ACTIONS):
-            raise ValueError(f"expected observations (B, {OBS_DIM}) and masks (B, {N_ACTIONS}), "
+        if obs.ndim != 2 or obs.shape[1] != self.obs_dim or mask.shape != (obs.shape[0], self.n_actions):
+            raise ValueError(f"expected observations (B, {self.obs_dim}) and masks (B, {self.n_actions}), "
                              f"got {obs.shape} and {mask.shape}")
         return self.session.run([OUTPUT_LOGITS], {INPUT_OBS: obs, INPUT_MASK: mask})[0]
 
     def action_probabilities(self, obs: Observation) -> np.ndarray:
-        """Probabilities (43,) of the masked softmax; 0 for illegal actions."""
+        """Probabilities (A,) of the masked softmax; 0 for illegal actions."""
         mask = np.asarray(obs["action_mask"]).astype(bool)
         z = self.logits(np.asarray(obs["observation"])[None], mask[None])[0].astype(np.float64)
         p = np.exp(z - z.max())

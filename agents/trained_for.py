@@ -27,11 +27,9 @@ from jass_env.engine.spec import SPECS
 from jass_env.engine.switches import Rules
 from jass_env.envs.encoding import obs_dim, obs_version
 from jass_env.games import PRESETS, make_rules, preset, presets_of
-from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION
-from jass_env.games.schieber.rules import N_ACTIONS
 
-#: the game of files written before ``trained_for`` existed (and of untrained Schieber networks)
-GAME = "schieber"
+#: the game of policy files written before ``trained_for`` existed (Schieber was the only game)
+LEGACY_GAME = "schieber"
 LAYOUT_KEYS = ("game", "obs_version", "obs_dim", "n_actions")
 
 
@@ -42,7 +40,8 @@ class RulesMismatchWarning(UserWarning):
 
 
 def game_layout(rules: str | Rules | None) -> dict[str, Any]:
-    """This code's observation and action layout of the game of ``rules`` (None: Schieber)."""
+    """This code's observation and action layout of the game of ``rules`` (a preset name or
+    Rules; None: the default preset)."""
     r = make_rules(rules)
     return {"game": r.game, "obs_version": obs_version(r), "obs_dim": obs_dim(r),
             "n_actions": r.spec.n_actions}
@@ -50,23 +49,31 @@ def game_layout(rules: str | Rules | None) -> dict[str, Any]:
 
 def trained_for(rules: str | Rules | None, game: str | None = None) -> dict[str, Any]:
     """The ``trained_for`` field for a policy of this code trained under ``rules``; with ``rules``
-    None an untrained network of ``game`` (default Schieber): its layout, no rules recorded."""
+    None an untrained network of ``game`` (a spec name; default: the default preset's): its
+    layout, no rules recorded."""
     if rules is None:
-        return game_layout(next(n for n, p in PRESETS.items() if p.game == (game or GAME)))
+        return game_layout(None if game is None else presets_of(game)[0])
     r = make_rules(rules)
     return {**game_layout(r), "rules": r.name, "switches": r.switches()}
 
 
+def legacy_layout() -> dict[str, Any]:
+    """The layout of :data:`LEGACY_GAME`, read for files that predate ``trained_for``."""
+    return trained_for(None, LEGACY_GAME)
+
+
 def stored_trained_for(fields: dict[str, Any]) -> dict[str, Any]:
     """The ``trained_for`` of a checkpoint dict (or of ONNX metadata already parsed into one); for
-    an older file without it: Schieber, the file's ``obs_version`` and ``net`` layout, and its
-    ``rules`` preset if it names one."""
+    an older file without it: :data:`LEGACY_GAME`, the file's ``obs_version`` and ``net`` layout
+    (that game's where the file lacks them), and its ``rules`` preset if it names one."""
     stored = fields.get("trained_for")
     if isinstance(stored, dict):
         return stored
     net = fields.get("net") if isinstance(fields.get("net"), dict) else {}
-    out = {"game": GAME, "obs_version": fields.get("obs_version", OBS_VERSION),
-           "obs_dim": net.get("obs_dim", OBS_DIM), "n_actions": net.get("n_actions", N_ACTIONS)}
+    legacy = legacy_layout()
+    out = {"game": LEGACY_GAME, "obs_version": fields.get("obs_version", legacy["obs_version"]),
+           "obs_dim": net.get("obs_dim", legacy["obs_dim"]),
+           "n_actions": net.get("n_actions", legacy["n_actions"])}
     if isinstance(fields.get("rules"), str):
         out["rules"] = fields["rules"]
     return out
@@ -122,6 +129,5 @@ def warn_if_rules_differ(tf: dict[str, Any], rules: str | Rules, what: str) -> N
                       "weaker play", RulesMismatchWarning, stacklevel=3)
 
 
-__all__ = ["GAME", "game_layout", "RulesMismatchWarning", "trained_for", "stored_trained_for",
-           "layout_problem",
-           "rules_difference", "warn_if_rules_differ"]
+__all__ = ["LEGACY_GAME", "legacy_layout", "game_layout", "RulesMismatchWarning", "trained_for",
+           "stored_trained_for", "layout_problem", "rules_difference", "warn_if_rules_differ"]

@@ -30,7 +30,9 @@ from agents.onnx_policy import OnnxModelError, OnnxPolicyAgent  # noqa: E402
 from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, write_random_checkpoint  # noqa: E402
 from agents.registry import AgentSpecError, make_agent  # noqa: E402
 from agents.trained_for import RulesMismatchWarning, trained_for  # noqa: E402
-from jass_env import Round  # noqa: E402
+from jass_env import PRESETS, REGISTRY, Round, make_rules  # noqa: E402
+from jass_env.envs.aec import raw_env  # noqa: E402
+from jass_env.envs.encoding import obs_dim  # noqa: E402
 from jass_env.games.schieber.observation import OBS_DIM, encode_observation  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -265,3 +267,23 @@ def test_the_shipped_policy_exports_as_schieber(tmp_path) -> None:
     path = export_onnx(DEFAULT_CHECKPOINT, tmp_path / "d.onnx")
     assert OnnxPolicyAgent(path, rules="schieber").trained_for["rules"] == "schieber"
 
+
+
+@pytest.mark.parametrize("game", [g.name for g in REGISTRY.values() if g.name in PRESETS])
+def test_every_games_policy_exports_and_plays_its_own_layout(game: str, tmp_path) -> None:
+    """A policy of any game exports with that game's observation and action widths, and the ONNX
+    agent chooses the torch agent's actions in that game's environment."""
+    ckpt = write_random_checkpoint(tmp_path / "p.pt", hidden=(16,), seed=3, game=game)
+    path = export_onnx(ckpt, tmp_path / "p.onnx")
+    onnx_agent, torch_agent = OnnxPolicyAgent(path, rules=game), PolicyAgent(ckpt, rules=game)
+    rules = make_rules(game)
+    assert (onnx_agent.obs_dim, onnx_agent.n_actions) == (obs_dim(rules), rules.spec.n_actions)
+    e = raw_env(rules=game)
+    e.reset(seed=5)
+    for _ in range(12):
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            break
+        action = onnx_agent.act(obs)
+        assert action == torch_agent.act(obs) and obs["action_mask"][action]
+        e.step(action)
