@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jass_env.engine.switches import Rules
-from jass_env.games import game_of, make_rules
+from jass_env.games import REGISTRY, game_of, make_rules, presets_of
 
 from .base import Agent
 
@@ -209,10 +209,20 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
     return agent
 
 
+def _bot_of(name: str, rules: Rules) -> str | None:
+    """The game's ``"module:Class"`` of bot ``name`` for the spec of ``rules``, None if it has none
+    there (a BOTS entry is that string, or ``("module:Class", specs)`` for some specs only)."""
+    entry = game_of(rules).bots.get(name)
+    if isinstance(entry, tuple):
+        path, specs = entry
+        return path if rules.game in specs else None
+    return entry
+
+
 def agents_of(rules: str | Rules | None) -> tuple[str, ...]:
-    """The agent names that play the game of ``rules``."""
-    bots = game_of(make_rules(rules)).bots
-    return tuple(n for n, t in AGENTS.items() if t.module is not None or n in bots)
+    """The agent names that play the game (the spec) of ``rules``."""
+    rules = make_rules(rules)
+    return tuple(n for n, t in AGENTS.items() if t.module is not None or _bot_of(n, rules) is not None)
 
 
 def _class_of(name: str, kind: AgentType, rules: Rules) -> tuple[str, str]:
@@ -220,11 +230,14 @@ def _class_of(name: str, kind: AgentType, rules: Rules) -> tuple[str, str]:
     no such bot."""
     if kind.module is not None:
         return kind.module, kind.cls
-    bots = game_of(rules).bots
-    if name not in bots:
-        raise AgentSpecError(f"agent {name!r} does not play {rules.game}; agents for {rules.game}: "
+    path = _bot_of(name, rules)
+    if path is None:
+        elsewhere = [spec for game in REGISTRY.values() for spec in game.specs
+                     if _bot_of(name, make_rules(presets_of(spec)[0])) is not None]
+        where = f" ({name} plays {', '.join(elsewhere)} only)" if elsewhere else ""
+        raise AgentSpecError(f"agent {name!r} does not play {rules.game}{where}; agents for {rules.game}: "
                              f"{', '.join(agents_of(rules))}")
-    module, _, cls = bots[name].partition(":")
+    module, _, cls = path.partition(":")
     return module, cls
 
 

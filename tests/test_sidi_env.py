@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 from test_sidi import ALL_TRICKS_H0, ALL_TRICKS_H1, ALL_TRICKS_STOCK, H0, H1, losing_card, sidi_round
 
+from jass_env import Round
 from jass_env.engine.cards import card_id
 from jass_env.engine.spec import SPECS
 from jass_env.engine.state import StateView
@@ -162,3 +163,21 @@ def test_vector_env_shapes_and_zero_sum_rewards() -> None:
         np.testing.assert_allclose(out.rewards.sum(axis=1), 0, atol=1e-6)
         done += int(out.done.sum())
     assert done >= 4
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_seat_does_not_see_which_hidden_cards_are_the_opponents_and_which_the_stocks(seed: int) -> None:
+    """The hidden cards are the opponent's hand and the stock under the face-up card: exchanging a
+    card of the opponent's hand with one still in the stock leaves the mover's observation as it
+    was."""
+    r = Round("sidi", seed=seed)
+    me = r.to_move
+    opp = 1 - me
+    hidden_stock = r.stock[:-1]                    # the last card lies face up
+    a, b = r.hand(opp)[0], hidden_stock[seed]
+    hands = [r.hand(p) for p in (0, 1)]
+    hands[opp] = [b if c == a else c for c in hands[opp]]
+    swapped = Round("sidi", hands=hands, dealer=r.dealer)
+    swapped.set_stock([a if c == b else c for c in r.stock])
+    assert swapped.to_move == me and swapped.hand(me) == r.hand(me)
+    np.testing.assert_array_equal(_observe(swapped, me), _observe(r, me))

@@ -96,7 +96,7 @@ def env_ids(spec_name: str) -> tuple[str, str]:
     raise KeyError(f"unknown game {spec_name!r}")
 
 
-# ---------------------------------------------------------------------------------- compiled steps
+# compiled steps
 class Steps(NamedTuple):
     """The AEC environment's compiled steps for one game (:func:`compiled_steps`)."""
 
@@ -152,7 +152,7 @@ def _legal_int(bits: int, block: int) -> int:
     return bits if not block else bits | (((1 << block) - 1) << PHASE_ACTION_OFFSET)
 
 
-# ---------------------------------------------------------------------------------- construction
+# construction
 def _check_kwargs(kwargs: dict[str, Any]) -> None:
     unknown = sorted(set(kwargs) - set(ENV_KWARGS))
     if unknown:
@@ -290,14 +290,14 @@ class raw_env(AECEnv, EzPickle):
         self._reward_nonzero = False
         self._steps = compiled_steps(spec.kind)
 
-    # ------------------------------------------------------------------ spaces
+    # spaces
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
-    # ------------------------------------------------------------------ episode
+    # episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                                  or seed < 0):
@@ -407,7 +407,7 @@ class raw_env(AECEnv, EzPickle):
         legal = legal_actions_text(self._legal, names)
         return f"{agent} may not play {what} now; legal actions: {legal}"
 
-    # ------------------------------------------------------------------ views
+    # views
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self._obs_dim, dtype=np.float32)
         mask = np.zeros(self.n_actions, dtype=np.int8)
@@ -459,9 +459,8 @@ def _register() -> None:
         return
     for game in REGISTRY.values():
         for spec_name, (aec_id, _) in game.env_ids.items():
-            if aec_id not in getattr(pettingzoo, "aec_registry", {}):
-                pettingzoo.register("aec", aec_id, entry_point="jass_env.envs.aec:game_env",
-                                    kwargs={"game": spec_name})
+            pettingzoo.register("aec", aec_id, entry_point="jass_env.envs.aec:game_env",
+                                kwargs={"game": spec_name})
 
 
 _register()

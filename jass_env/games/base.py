@@ -30,7 +30,8 @@ STATISTIC       the headline statistic of its evaluation (:class:`Statistic`)
 REWARDS         its reward kinds, the default first (:mod:`jass_env.envs.rewards`)
 REWARD_SCALE    the divisor of its "points" reward (a number, or a function of the rules)
 ENV_IDS         spec name -> (PettingZoo id, Gymnasium id)
-BOTS            agent name -> "module:Class" of its rule-based bots (imported only when asked for);
+BOTS            agent name -> "module:Class" of its rule-based bots (imported only when asked for),
+                or ("module:Class", spec names) for a bot of some specs only;
                 ``"random_phase"``: how the random bot plays the game's phase actions, if not
                 uniformly (an ``agents.random_bot.PhaseRule``)
 CHECKPOINTS     spec name -> file name of its shipped policy under ``agents/checkpoints/``

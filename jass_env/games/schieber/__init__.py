@@ -53,7 +53,7 @@ REWARD_SCALE = 157.0
 ENV_IDS = {"schieber": ("jass_v0", "jass_env/Jass-v0"),
            "schieber6": ("schieber6_v0", "jass_env/Schieber6-v0")}
 BOTS = {"heuristic": "agents.bots.schieber:HeuristicAgent", "pimc": "agents.bots.schieber:PIMCAgent",
-        "search": "agents.search.search:SearchAgent"}
+        "search": ("agents.search.search:SearchAgent", ("schieber",))}
 CHECKPOINTS = {"schieber": "default.pt"}
 READERS = None
 
