@@ -118,7 +118,7 @@ _POINTS_SCALE = float(ROUND_POINTS)
 #: the Schieber games whose observation the view decodes: players -> tricks
 TRICKS_OF = {spec.players: spec.tricks for spec in SPECS.values()}
 
-# ---------------------------------------------------------------------------------- seat view
+# seat view
 V_HAND = 0
 V_PLAYED = V_HAND + 1
 V_TRICK = V_PLAYED + MAX_PLAYERS
@@ -296,7 +296,7 @@ class SeatView:
             compact=v,
         )
 
-    # ------------------------------------------------------------------ derived
+    # derived
     @property
     def played_all(self) -> int:
         """Every card played this round (the current trick included)."""
@@ -326,7 +326,7 @@ class SeatView:
         return [a for a in range(N_ACTIONS) if self.legal >> a & 1]
 
 
-# ---------------------------------------------------------------------------------- heuristic
+# heuristic
 #: forehand pushes (where he may) when no contract's Graf score reaches this
 PUSH_THRESHOLD = 68
 
@@ -337,7 +337,7 @@ GRAF_OBENABE = np.array([14, 10, 8, 7, 5, 0, 5, 0, 0], dtype=np.int64)
 GRAF_UNDENUFE = np.array([0, 2, 1, 1, 5, 5, 7, 9, 11], dtype=np.int64)
 
 
-# ---------------------------------------------------------------------------------- heuristic: contract
+# heuristic: contract
 @njit(cache=True)
 def graf_scores(hand: int, out: np.ndarray) -> None:
     """Graf's score of each contract 0..5 for a hand (36-bit mask), written to ``out`` (int64[6])."""
@@ -378,7 +378,7 @@ def choose_contract(hand: int, legal: int) -> int:
     return 36 + best
 
 
-# ---------------------------------------------------------------------------------- heuristic: card helpers
+# heuristic: card helpers
 @njit(cache=True)
 def rank_strength(card: int, contract: int) -> int:
     """Order of a card within its own suit under a contract (larger = higher)."""
@@ -456,7 +456,7 @@ def _is_bock(card: int, played: int, contract: int) -> bool:
     return highest(SUIT_MASK[card // 9] & ~played, contract) == card
 
 
-# ---------------------------------------------------------------------------------- heuristic: card play
+# heuristic: card play
 @njit(cache=True)
 def heuristic_card(hand: int, played: int, trick: np.ndarray, n: int, me: int, leader: int,
                    contract: int, declarer: int, voids: np.ndarray, known: np.ndarray,
@@ -485,8 +485,8 @@ def heuristic_card(hand: int, played: int, trick: np.ndarray, n: int, me: int, l
 def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, me: int, leader: int,
                  contract: int, declarer: int, voids: np.ndarray, known: np.ndarray,
                  rp: np.ndarray) -> int:
-    """The rules of :func:`heuristic_card` once the legal cards (more than one) are known."""
-    base = RP_VALUES + 36 * contract
+    """The rules of :func:`heuristic_card` once the legal cards (more than one) are known: what
+    the opponents may hold, then :func:`_lead_card` or :func:`_follow_card`."""
     trump_game = contract < 4
     tmask = SUIT_MASK[contract] if trump_game else np.int64(0)
     remaining = ALL_CARDS & ~played            # not yet played (mine included)
@@ -508,54 +508,74 @@ def _choose_card(hand: int, legal: int, played: int, trick: np.ndarray, n: int, 
                     ruff_suits |= 1 << s
         if n > 0 and k < players - n:
             opp_max = max(opp_max, _max_strength(poss, lead_suit, contract))
-
     if n == 0:
-        # ---------------------------------------------------------------- leading
-        if trump_game:
-            my_trumps = hand & tmask
-            if declarer % 2 == me % 2 and (poss_opp & tmask) and my_trumps:
-                top = highest(my_trumps, contract)
-                if top == highest(remaining & tmask, contract):
-                    return top
-                if popcount(my_trumps) >= 3:
-                    return lowest(my_trumps, contract, rp)
-        best = -1
-        best_k = -1
-        for s in range(4):
-            if trump_game and s == contract:
-                continue
-            if not (hand & SUIT_MASK[s]):
-                continue
-            b = highest(remaining & SUIT_MASK[s], contract)
-            if not (hand >> b) & 1:
-                continue
-            if (ruff_suits >> s) & 1:        # an opponent void in s who may hold trumps ruffs
-                continue
-            k = rp[base + b] * 64 + rank_strength(b, contract)
-            if k > best_k:
-                best_k = k
-                best = b
-        if best >= 0:
-            return best
-        # low from the longest side suit (any suit in Obenabe/Undenufe)
-        best_s = -1
-        best_len = 0
-        for s in range(4):
-            if trump_game and s == contract:
-                continue
-            ln = popcount(hand & SUIT_MASK[s])
-            if ln > best_len:
-                best_len = ln
-                best_s = s
-        if best_s >= 0:
-            return lowest(hand & SUIT_MASK[best_s], contract, rp)
-        # only trumps left
-        top = highest(hand, contract)
-        if top == highest(remaining & tmask, contract):
-            return top
-        return lowest(hand, contract, rp)
+        return _lead_card(hand, remaining, poss_opp, ruff_suits, me, declarer, contract, rp)
+    return _follow_card(legal, played, trick, n, me, leader, contract, opp_max, rp)
 
-    # -------------------------------------------------------------------- following
+
+@njit(cache=True)
+def _lead_card(hand: int, remaining: int, poss_opp: int, ruff_suits: int, me: int, declarer: int,
+               contract: int, rp: np.ndarray) -> int:
+    """The card to lead: the declaring team draws trumps; else the highest card of a suit
+    (a Bock) no opponent can ruff, the most valuable first; else low from the longest side suit."""
+    base = RP_VALUES + 36 * contract
+    trump_game = contract < 4
+    tmask = SUIT_MASK[contract] if trump_game else np.int64(0)
+    if trump_game:
+        my_trumps = hand & tmask
+        if declarer % 2 == me % 2 and (poss_opp & tmask) and my_trumps:
+            top = highest(my_trumps, contract)
+            if top == highest(remaining & tmask, contract):
+                return top
+            if popcount(my_trumps) >= 3:
+                return lowest(my_trumps, contract, rp)
+    best = -1
+    best_k = -1
+    for s in range(4):
+        if trump_game and s == contract:
+            continue
+        if not (hand & SUIT_MASK[s]):
+            continue
+        b = highest(remaining & SUIT_MASK[s], contract)
+        if not (hand >> b) & 1:
+            continue
+        if (ruff_suits >> s) & 1:        # an opponent void in s who may hold trumps ruffs
+            continue
+        k = rp[base + b] * 64 + rank_strength(b, contract)
+        if k > best_k:
+            best_k = k
+            best = b
+    if best >= 0:
+        return best
+    # low from the longest side suit (any suit in Obenabe/Undenufe)
+    best_s = -1
+    best_len = 0
+    for s in range(4):
+        if trump_game and s == contract:
+            continue
+        ln = popcount(hand & SUIT_MASK[s])
+        if ln > best_len:
+            best_len = ln
+            best_s = s
+    if best_s >= 0:
+        return lowest(hand & SUIT_MASK[best_s], contract, rp)
+    # only trumps left
+    top = highest(hand, contract)
+    if top == highest(remaining & tmask, contract):
+        return top
+    return lowest(hand, contract, rp)
+
+
+@njit(cache=True)
+def _follow_card(legal: int, played: int, trick: np.ndarray, n: int, me: int, leader: int, contract: int,
+                 opp_max: int, rp: np.ndarray) -> int:
+    """The card to play to a trick led by another (``opp_max``: the strongest card an opponent
+    still to play may hold, -1 for none): smear to a partner who wins safely, win cheaply and
+    safely where the trick is worth it, else discard the cheapest card keeping trumps and Bocks."""
+    base = RP_VALUES + 36 * contract
+    trump_game = contract < 4
+    players = rp[RP_PLAYERS]
+    lead_suit = trick[0] // 9
     wpos = trick_winner_position(trick, n, contract)
     best_str = card_strength(trick[wpos], lead_suit, contract)
     winner = (leader + wpos) % players
@@ -699,7 +719,7 @@ class HeuristicAgent(Agent):
         return heuristic_actions(obs, mask, self.rp)
 
 
-# ---------------------------------------------------------------------------------- PIMC
+# PIMC
 ROLLOUTS = ("heuristic", "random")
 
 
