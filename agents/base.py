@@ -1,10 +1,10 @@
 """The one agent interface shared by the AEC environment, the Gymnasium wrapper and evaluation.
 
-An agent sees exactly what its seat may know: the observation vector of
-:mod:`jass_env.observation` (own hand and the public history: contract, plays, voids, public Weis
-and Stöck; never other hands) and the legal-action mask. It returns one legal action id (0..42).
+An agent sees exactly what its seat may know: its game's observation vector
+(:mod:`jass_env.envs.encoding`: own hand and the public history, never other hands) and the
+legal-action mask. It returns one legal action id (``0..n_actions-1``, the game's action list).
 
-    obs = {"observation": float32[OBS_DIM], "action_mask": int8 or bool[43]}
+    obs = {"observation": float32[obs_dim], "action_mask": int8 or bool[n_actions]}
     action = agent.act(obs)
 
 ``reset(seed)`` is called before every deal; an agent that draws random numbers takes them from a

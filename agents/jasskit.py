@@ -72,7 +72,7 @@ class AsJasskitAgent(_JasskitAgent):
         return self.player.card(obs.to_json())
 
 
-# ------------------------------------------------------------------------------- jass-kit in ours
+# jass-kit in ours
 class SeatHistory:
     """The order of play of one seat's round, rebuilt from the observations the seat gets at its
     decisions. Seats are the observation's relative seats (0 = the observing seat)."""

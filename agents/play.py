@@ -113,7 +113,7 @@ class AgentFailure(RuntimeError):
     """An agent raised or chose an illegal action."""
 
 
-# ------------------------------------------------------------------------------------ terminal
+# terminal
 class Terminal:
     """Input and output streams; echoes answers when the input is not a terminal (so a transcript
     of a scripted game reads like a session)."""
@@ -142,7 +142,7 @@ class Terminal:
         return line.strip()
 
 
-# ------------------------------------------------------------------------------------ options
+# options
 def option_label(action: int) -> str:
     """How an action is shown in the numbered list: ``♥9``, ``♥ trump``, ``push``."""
     if action < CONTRACT_ACTION_OFFSET:
@@ -223,7 +223,7 @@ How to answer: the number in front of an option, or its name:
 Teams: players 0 and 2 against 1 and 3. Card points + Weis + Stöck make the round score."""
 
 
-# ------------------------------------------------------------------------------------ the game
+# the game
 @dataclass
 class Session:
     """One game at the terminal: seat assignment, agents and what has been recorded."""
@@ -385,7 +385,7 @@ class Session:
                           f"the opponents {s[1 - mine]}: {result}")
 
 
-# ------------------------------------------------------------------------------------ CLI
+# CLI
 def _parser() -> argparse.ArgumentParser:
     from .registry import describe_specs  # noqa: PLC0415
 

@@ -50,7 +50,7 @@ def _installed(*modules: str) -> bool:
     return all(importlib.util.find_spec(m) is not None for m in modules)
 
 
-# ---------------------------------------------------------------------------------- Stable-Baselines3
+# Stable-Baselines3
 def sb3_steps_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | None:
     """MaskablePPO learner steps per second over about ``seconds`` of training (after one rollout of
     warm-up); None without stable-baselines3 / sb3-contrib."""
@@ -92,7 +92,7 @@ class _StepCounter:
         return counted
 
 
-# ---------------------------------------------------------------------------------- Tianshou
+# Tianshou
 def tianshou_steps_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | None:
     """Tianshou multi-agent PPO env steps (decisions of all seats) per second over about
     ``seconds`` of training; None without tianshou."""
@@ -110,7 +110,7 @@ def tianshou_steps_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | 
             "config": "16 envs, 1024 steps per update, 4 passes, shared actor/critic [256, 256]"}
 
 
-# ---------------------------------------------------------------------------------- RLlib
+# RLlib
 def rllib_steps_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | None:
     """RLlib PPO env steps (decisions of all seats, all trained by the shared module) per second
     over about ``seconds`` of training, sampling and learning in this process (local Ray, 0 env
@@ -141,7 +141,7 @@ def rllib_steps_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | Non
 
 
 
-# ---------------------------------------------------------------------------------- our trainer
+# our trainer
 def ours_decisions_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | None:
     """The project's trainer (configs/quickstart.yaml, one torch thread) via
     benchmarks/train_speed.py; None when train.py or the config is not there."""
@@ -158,7 +158,7 @@ def ours_decisions_per_s(seconds: float = 20.0, seed: int = 0) -> Measurement | 
             "config": f"configs/quickstart.yaml, {r['iterations']} iterations"}
 
 
-# ---------------------------------------------------------------------------------- driver
+# driver
 def _run(name: str, fn: Callable[..., Measurement | None], seconds: float, seed: int) -> float | None:
     """Run one measurement, print its details, return its steps per second (None: not available)."""
     t0 = time.perf_counter()

@@ -19,7 +19,7 @@ After training, the greedy learner plays both seats of its team against ``random
 :func:`agents.evaluation.duplicate.evaluate_pair` (duplicate deals of the set ``--eval-seed``). For each
 library the script prints points per hand with its 95 % interval, the steps trained, the wall and
 CPU seconds of training and of the evaluation; the last line is one JSON object with those figures
-(``null`` for a library that is not installed). The target (issue 18): at least
+(``null`` for a library that is not installed). The target: at least
 :data:`TARGET_POINTS_PER_HAND` points per hand against ``random`` on 1,000 deals.
 """
 

@@ -179,7 +179,7 @@ class Round:
         game = self.__dict__.get("spec")
         raise AttributeError(f"{name!r} is not a reader of a {game.name if game else ''} round")
 
-    # ------------------------------------------------------------------ acting
+    # acting
     def legal_actions(self) -> np.ndarray:
         """Legal action ids of the player to move, ascending; empty when the round is over."""
         return self.engine.legal_actions(self.state, self.rp)
@@ -232,7 +232,7 @@ class Round:
     def copy(self) -> Round:
         return Round(self.rules, state=self.state.copy())
 
-    # ------------------------------------------------------------------ reading
+    # reading
     @property
     def phase(self) -> str:
         """"contract", "prediction", "play" or "over"."""

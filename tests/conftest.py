@@ -39,7 +39,7 @@ def pytest_configure(config) -> None:  # noqa: ANN001 (pytest hook)
         "NUMBA_DISABLE_JIT=1 (the pure-Python engine must agree with the compiled one)")
 
 
-# ------------------------------------------------------------------------------------ card sets
+# card sets
 def rank_of(card: str) -> str:
     return card[1:]
 
@@ -105,7 +105,7 @@ def patterns(hand: Iterable[str]) -> set[tuple]:
     return out
 
 
-# ------------------------------------------------------------------------------------ rounds
+# rounds
 def new_round(partial: Mapping[int, Sequence[str]], contract: str | None = None, *,
               rules: str | Rules = "schieber", dealer: int = 3, seed: int = 0,
               clean: bool = True) -> Round:

@@ -54,7 +54,7 @@ def random_play(e, rng: np.random.Generator, max_steps: int = 10**9):
             return
 
 
-# ------------------------------------------------------------------------------ PettingZoo tests
+# PettingZoo tests
 @pytest.mark.parametrize("kwargs", [
     {}, {"episode": "match", "reward": "win"}, {"reward": "tricks", "rules": "seed_nl"},
     {"rules": "schieber_2500", "episode": "match", "reward": "points"},
@@ -125,7 +125,7 @@ def test_metadata_agents_spaces():
     assert pickle.loads(pickle.dumps(e)).rules == e.rules
 
 
-# ------------------------------------------------------------------------------ arguments
+# arguments
 def test_bad_arguments_list_what_is_valid():
     valid = "valid keywords: rules, rule_overrides, episode, reward, render_mode"
     with pytest.raises(TypeError, match=valid):
@@ -157,7 +157,7 @@ def test_rule_overrides_apply():
     assert raw_env(make_rules("seed_vaud")).rules.name == "seed_vaud"
 
 
-# ------------------------------------------------------------------------------ a hand-built position
+# a hand-built position
 HANDS = [
     ["DA", "DQ", "D10", "D8", "H6", "H8", "H10", "SA", "CA"],   # player 0, forehand
     ["DK", "DJ", "D9", "D7", "H7", "H9", "SK", "SJ", "CK"],     # player 1
@@ -285,7 +285,7 @@ def test_set_state_errors():
         raw_env(episode="match").set_state(built_position().state)
 
 
-# ------------------------------------------------------------------------------ masks
+# masks
 @pytest.mark.parametrize("preset", list(SCHIEBER_PRESETS))
 def test_masks_equal_engine_legal_sets(preset):
     rng = np.random.default_rng(1)
@@ -305,7 +305,7 @@ def test_masks_equal_engine_legal_sets(preset):
         e.reset()
 
 
-# ------------------------------------------------------------------------------ rewards
+# rewards
 @pytest.mark.parametrize("reward", ["points", "win", "tricks"])
 @pytest.mark.parametrize("episode", ["round", "match"])
 def test_rewards_zero_sum(reward, episode):
@@ -368,7 +368,7 @@ def test_win_reward_round_and_match():
     assert returns["player_0"] == (1.0 if w == 0 else -1.0) and returns["player_3"] == -returns["player_0"]
 
 
-# ------------------------------------------------------------------------------ episodes
+# episodes
 def test_round_episode_terminates_all_at_round_end():
     e = raw_env()
     e.reset(seed=9)
@@ -419,7 +419,7 @@ def test_reset_without_seed_continues_the_stream():
     assert not np.array_equal(a.core_state[:4], c.core_state[:4])
 
 
-# ------------------------------------------------------------------------------ illegal actions
+# illegal actions
 def test_raw_env_illegal_action_raises_naming_agent_action_and_legal():
     e = raw_env()
     e.set_state(built_position().state)
@@ -506,7 +506,7 @@ def test_reset_rejects_a_seed_that_is_not_a_non_negative_integer(seed):
     with pytest.raises(ValueError, match=r"seed must be a non-negative integer or None, got "):
         raw_env().reset(seed=seed)
 
-# ------------------------------------------------------------------------------ rendering
+# rendering
 def test_render_ansi_shows_table():
     e = raw_env(render_mode="ansi")
     e.set_state(built_position().state)

@@ -57,7 +57,7 @@ def make_bots(rules: str) -> dict[str, object]:
             "pimc_random": PIMCAgent(rules, worlds=2, rollout="random", seed=1)}
 
 
-# ---------------------------------------------------------------------------------- legality
+# legality
 @pytest.mark.parametrize("rules", PRESET_NAMES)
 def test_every_bot_plays_legally_in_every_preset(rules: str) -> None:
     bots = make_bots(rules)
@@ -84,7 +84,7 @@ def test_mixed_table_plays_legally_with_restricted_presets() -> None:
             assert sum(r.points) == 157
 
 
-# ---------------------------------------------------------------------------------- hidden cards
+# hidden cards
 def _history_position(rules: str, seed: int, n_actions: int) -> tuple[Round, list[int]]:
     """A round after ``n_actions`` heuristic actions, with its action history."""
     bot = HeuristicAgent(rules)
@@ -145,7 +145,7 @@ def test_choices_do_not_depend_on_hidden_cards(rules: str) -> None:
     assert checked >= 5
 
 
-# ---------------------------------------------------------------------------------- view
+# view
 def test_seat_view_matches_the_round() -> None:
     r, _ = _history_position("schieber", 11, 15)
     me = r.to_move
@@ -179,7 +179,7 @@ def test_decode_rejects_bad_input() -> None:
         PIMCAgent("schieber", rollout="minimax")
 
 
-# ---------------------------------------------------------------------------------- heuristic
+# heuristic
 def _contract_action(hand: list[str], legal: int) -> int:
     return int(choose_contract(mask_of(hand), legal))
 
@@ -284,7 +284,7 @@ def test_heuristic_card_respects_a_given_legal_mask() -> None:
         assert names_of(1 << c) == [card]
 
 
-# ---------------------------------------------------------------------------------- PIMC
+# PIMC
 def played_actions(bot, seed: int, deals: int) -> list[int]:
     """Every action of ``bot`` in four seats over Schieber deals 0..deals-1, reset with seed + deal."""
     out = []
@@ -432,7 +432,7 @@ def test_an_illegal_bot_action_gets_the_one_message_naming_the_bot_and_the_legal
             checked_action(5, legal, "heuristic")
 
 
-# ---------------------------------------------------------------------------------- policy search
+# policy search
 def _search(worlds: int = 3, **kw):
     from agents.search.search import SearchAgent
 

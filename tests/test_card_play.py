@@ -16,7 +16,7 @@ from jass_env.engine.card_play import possible_holding
 from jass_env.engine.cards import CONTRACTS, card_id, card_name
 from jass_env.engine.state import StateView, voids_of
 
-# ------------------------------------------------------------------------------------ legal moves: the lead
+# legal moves: the lead
 
 
 @pytest.mark.nojit_sample
@@ -27,7 +27,7 @@ def test_the_leader_plays_any_card(contract):
     assert legal(contract, hand) == set(hand)
 
 
-# ------------------------------------------------------------------------- legal moves: Obenabe and Undenufe
+# legal moves: Obenabe and Undenufe
 
 
 @pytest.mark.parametrize("contract", ["obenabe", "undenufe"])
@@ -42,7 +42,7 @@ def test_obenabe_undenufe_void_player_plays_anything(contract):
     assert legal(contract, ["H6", "D9", "CA"], ["S10", "S6"]) == {"H6", "D9", "CA"}
 
 
-# ------------------------------------------------------------------------------------ legal moves: trump led
+# legal moves: trump led
 
 
 def test_trump_led_player_with_a_trump_must_play_a_trump_but_need_not_go_higher():
@@ -110,7 +110,7 @@ def test_seed_nl_holder_of_the_led_plain_suit_may_not_play_the_puur():
     assert legal("H", ["SA", "HJ", "C6"], ["S6"], rules="seed_nl") == {"SA"}
 
 
-# --------------------------------------------------------------- legal moves: plain suit led, under-trumping
+# legal moves: plain suit led, under-trumping
 
 
 @pytest.mark.nojit_sample
@@ -235,7 +235,7 @@ def test_seed_nl_partner_winning_void_player_may_under_trump():
     assert legal("H", ["H6", "C6"], ["S6", "HA", "S7"], rules="seed_nl") == {"H6", "C6"}
 
 
-# --------------------------------------------------------------------------- legal moves: the trick's winner
+# legal moves: the trick's winner
 
 
 def trick_winner(contract: str, cards: list[str]) -> int:
@@ -272,7 +272,7 @@ def test_the_trick_winner_leads_the_next_trick():
     assert r.leader == 2 and r.to_move == 2 and r.trick_number == 8
 
 
-# ------------------------------------------------------------------------------------ contract choice
+# contract choice
 
 
 def test_forehand_chooses_one_of_six_contracts_or_pushes():

@@ -71,7 +71,7 @@ def team_points_by_rules(r: Round, team: int, contract: str) -> int:
     return total
 
 
-# ---------------------------------------------------------------------------------- presets
+# presets
 @pytest.mark.parametrize("preset, rows, factors, n_actions", [
     ("coiffeur", ("S", "C", "D", "H", "Obenabe", "Undenufe", "Joker-1", "Joker-2"), range(1, 9), 55),
     ("coiffeur6", ("S", "C", "D", "H", "Obenabe", "Undenufe"), range(1, 7), 43),
@@ -103,7 +103,7 @@ def test_coiffeur_switches_are_checked_and_belong_to_coiffeur_only() -> None:
     assert "row_factors" not in make_rules("schieber").switches()
 
 
-# ---------------------------------------------------------------------------------- row scores
+# row scores
 def test_h_row_with_97_points_writes_388_and_the_defenders_nothing() -> None:
     for seed in range(3000):
         r = Round("coiffeur", seed=seed)
@@ -161,7 +161,7 @@ def test_kontermatsch_in_the_o_row_writes_0_or_minus_500_with_penalty_100() -> N
     assert _kontermatsch(100).row_score == -500
 
 
-# ---------------------------------------------------------------------------------- declaring
+# declaring
 def test_forced_declaration_after_both_opponents_pushed() -> None:
     rules = make_rules("coiffeur")
     r = Round(rules, seed=5, dealer=3)                    # forehand: player 0
@@ -217,7 +217,7 @@ def test_a_joker_row_plays_a_contract_whose_own_row_is_full() -> None:
     assert r.sheets[0]["H"] == 40 and r.sheets[0]["Joker-1"] == expected
 
 
-# ---------------------------------------------------------------------------------- Slalom, Guschti
+# Slalom, Guschti
 def _slalom_from_undenufe(slalom_values: str) -> Round:
     """Trick 1 (Undenufe): 0 leads D6 on D7 D8 D9; trick 2 (Obenabe): 0 leads SK on S6 S7 S9."""
     hands = deal_with([["D6", "SK"], ["D7", "S6"], ["D8", "S7"], ["D9", "S9"]])
@@ -263,7 +263,7 @@ def test_slalom_trick_values_total_157_in_the_starting_direction() -> None:
                for i, t in enumerate(r.tricks))
 
 
-# ---------------------------------------------------------------------------------- Weis
+# Weis
 def test_coiffeur_weis_except_joker_counts_the_declarers_weis_times_the_factor() -> None:
     # player 0 holds the run H6 H7 H8 (20) and four Jacks (200); the others get every third card
     # of the rest, so no run of three and no four of a kind (no Weis); S row x1
@@ -282,7 +282,7 @@ def test_coiffeur_weis_except_joker_counts_the_declarers_weis_times_the_factor()
         assert r.row_score == factor * (points + weis_points + bonus)
 
 
-# ---------------------------------------------------------------------------------- the game
+# the game
 @pytest.mark.parametrize("preset", ["coiffeur", "coiffeur6", "coiffeur10"])
 def test_a_game_fills_every_row_of_both_sheets_exactly_once(preset: str) -> None:
     rules = make_rules(preset)

@@ -140,7 +140,7 @@ def test_a_hand_good_in_a_plain_row_keeps_the_joker_row_for_later(random_surplus
     assert bot.act(observation(position(H_BEST, ("H", "Joker-2"), opponents_open=True))) == DECLARE_H
 
 
-# ---------------------------------------------------------------------------------- Coiffeur PIMC
+# Coiffeur PIMC
 SLALOM_FROM_U, GUSCHTI_FROM_O = 56, 57
 #: (game, declaration): plain rows, a Joker row, Slalom and Guschti (their schedules)
 DECLARED = (("coiffeur", DECLARE_H), ("coiffeur", 43 + 4), ("coiffeur10", SLALOM_FROM_U),

@@ -197,7 +197,7 @@ def test_vector_env_equals_the_aec_env(episode):
     assert venv.bytes_per_game <= COIFFEUR_BYTES_PER_GAME_MAX
 
 
-# ---------------------------------------------------------------------------------- records
+# records
 def _game_records(seed: int) -> list[dict]:
     m = Match("coiffeur10", seed=seed)
     rng = np.random.default_rng(seed)
@@ -230,7 +230,7 @@ def test_a_wrong_row_score_or_an_impossible_declaration_is_reported():
     assert not report.ok and "not legal" in report.lines()[0]
 
 
-# ---------------------------------------------------------------------------------- bots
+# bots
 def test_the_random_bot_plays_a_whole_game():
     from agents.registry import make_agent
 

@@ -51,7 +51,7 @@ def find_seed(rules, wanted) -> tuple[int, int]:
     raise AssertionError("no such deal in 5000 seeds")
 
 
-# ---------------------------------------------------------------------------------- the penalty table
+# the penalty table
 @pytest.mark.parametrize("game", GAMES)
 def test_predicting_45_and_taking_52_costs_7_and_an_exact_52_gets_minus_10(game: str) -> None:
     seed, p = find_seed(game, lambda pts, _: pts == 52)
@@ -86,7 +86,7 @@ def test_an_exact_157_gets_minus_10() -> None:
     assert r.penalties == [0, EXACT, 0, 0]
 
 
-# ---------------------------------------------------------------------------------- deal and phases
+# deal and phases
 @pytest.mark.parametrize("game,players,cards", [("differenzler", 4, 9), ("differenzler3", 3, 12)])
 def test_the_deal_and_the_bottom_card(game: str, players: int, cards: int) -> None:
     for seed in range(30):
@@ -143,7 +143,7 @@ def test_no_weis_stoeck_or_match_bonus() -> None:
     assert sum(r.points) == 157 and r.weis() == [] and r.stoeck_player is None and r.match_team is None
 
 
-# ---------------------------------------------------------------------------------- under-trumping
+# under-trumping
 def _position(void_in_clubs: bool) -> Round:
     """Trump ♦. Forehand (player 1) leads ♣6, player 2 trumps with ♦J; player 3 holds ♦6 and
     either ♣7 (he could follow) or no club at all."""
@@ -173,7 +173,7 @@ def test_a_player_void_in_the_led_suit_may_undertrump() -> None:
     assert {"D6", "D7", "D8", "D9", "D10", "HA", "SQ", "SK", "SA"} == legal
 
 
-# ---------------------------------------------------------------------------------- the game
+# the game
 def test_a_game_is_12_rounds_and_a_tie_for_the_lowest_plays_one_more() -> None:
     rules = make_rules("differenzler", match_rounds=1)
     for seed in range(100):   # a deal in which every player takes some points
@@ -202,7 +202,7 @@ def test_a_game_is_12_rounds_and_a_tie_for_the_lowest_plays_one_more() -> None:
     assert make_rules("differenzler").match_rounds == 12
 
 
-# ---------------------------------------------------------------------------------- properties
+# properties
 @settings(max_examples=60, deadline=None)
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1), rnd=st.randoms(use_true_random=False),
        switches=st.fixed_dictionaries({"trump_mode": st.sampled_from(["bottom_card", "random_suit"]),
@@ -233,7 +233,7 @@ def test_random_rounds_keep_the_rules(game, seed, rnd, switches) -> None:
         assert r.penalties[p] == (EXACT if exact else abs(pred - pts))
 
 
-# ---------------------------------------------------------------------------------- Weis of 12 cards
+# Weis of 12 cards
 def _weis(hand: list[str], kreuzweis: bool) -> list[int]:
     rules = make_rules("schieber", kreuzweis=kreuzweis)
     buf = np.zeros((MAX_WEIS, 3), dtype=np.int64)

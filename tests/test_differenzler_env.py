@@ -45,7 +45,7 @@ def _play(e, rng: np.random.Generator, until=None) -> None:
         e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
-# ---------------------------------------------------------------------------------- PettingZoo
+# PettingZoo
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_api_seed_and_render(game):
     api_test(env(game=game), num_cycles=300)
@@ -85,7 +85,7 @@ def test_registered_names_and_game_keyword():
         raw_env(game="differenzler", reward="tricks")
 
 
-# ---------------------------------------------------------------------------------- masks
+# masks
 @pytest.mark.parametrize("game", GAMES)
 def test_mask_is_the_engine_legal_set(game):
     e = raw_env(game=game, episode="match")
@@ -116,7 +116,7 @@ def test_illegal_action_names_the_legal_predictions_briefly():
         e.step(194)
 
 
-# ---------------------------------------------------------------------------------- rewards
+# rewards
 @pytest.mark.parametrize("game", GAMES)
 def test_points_reward_is_minus_penalty_above_the_mean(game):
     n = SPECS[game].players
@@ -162,7 +162,7 @@ def test_win_reward_in_a_game_pays_the_winner_only_at_the_end(game):
     assert paid == [[1.0 if p == w else -1.0 / (n - 1) for p in range(n)]]
 
 
-# ---------------------------------------------------------------------------------- observation
+# observation
 @pytest.mark.parametrize("game", GAMES)
 def test_slice_table_matches_the_documentation(game):
     doc = observation_differenzler.__doc__
@@ -312,7 +312,7 @@ def test_game_penalty_and_rounds_left_in_a_game():
     assert seen_second_round
 
 
-# ---------------------------------------------------------------------------------- rendering
+# rendering
 def test_render_shows_trump_card_predictions_and_penalties():
     e = raw_env(game="differenzler", render_mode="ansi")
     e.reset(seed=5)
@@ -328,7 +328,7 @@ def test_render_shows_trump_card_predictions_and_penalties():
     assert "prediction 33" in text and "Penalties: " in text and "Round over" in text
 
 
-# ---------------------------------------------------------------------------------- gymnasium
+# gymnasium
 @pytest.mark.parametrize("game", GAMES)
 def test_gym_wrapper(game):
     n = SPECS[game].players
@@ -352,7 +352,7 @@ def test_gym_wrapper(game):
         JassGymEnv(game=game, opponents=[None, None, None, None])
 
 
-# ---------------------------------------------------------------------------------- batched
+# batched
 @pytest.mark.parametrize("game", GAMES)
 def test_vector_env_shapes_and_samples(game):
     spec = SPECS[game]

@@ -48,7 +48,7 @@ ABOVE_THE_GAMES = ["jass_env.envs", "jass_env.records", "jass_env.round", "jass_
                    *RL_LIBRARIES]
 
 
-# ---------------------------------------------------------------------------------- the import graph
+# the import graph
 def module_name(path: Path) -> str:
     """The dotted name of a source file of the repository (``jass_env/engine/state.py`` ->
     ``jass_env.engine.state``; a package's ``__init__.py`` -> the package)."""
@@ -162,7 +162,7 @@ def test_the_import_reader_resolves_relative_and_function_level_imports() -> Non
     assert import_cycles({"a": {"b"}, "b": set()}) == []
 
 
-# ---------------------------------------------------------------------------------- the layers
+# the layers
 def test_the_engine_imports_nothing_of_jass_env_outside_itself() -> None:
     """The engine names no game: no game package, no environment, no Round, no record."""
     assert forbidden_imports(["jass_env/engine"], ["jass_env"], allowed=["jass_env.engine"]) == []
@@ -192,7 +192,7 @@ def test_nothing_imports_the_training_script() -> None:
     assert forbidden_imports(["jass_env", "agents", "benchmarks", "examples", "tests"], ["train"]) == []
 
 
-# ---------------------------------------------------------------------------------- in a fresh interpreter
+# in a fresh interpreter
 _BLOCKED_IMPORT = """
 import importlib, importlib.abc, json, sys, types
 blocked, modules, bare = sys.argv[1].split(","), sys.argv[2].split(","), sys.argv[3] == "bare"
@@ -261,7 +261,7 @@ def test_the_environments_load_without_agents() -> None:
     assert blocked_import(ENVIRONMENT_MODULES, ["agents"]) == {"attempted": [], "failed": {}}
 
 
-# ---------------------------------------------------------------------------------- raw offsets
+# raw offsets
 #: the modules that write a state by its offsets: the engine, each game's rules, and what the
 #: games played alone share
 COMPILED_RULES = {*source_files("jass_env/engine", "jass_env/games/*/rules.py"),

@@ -50,7 +50,7 @@ class Illegal(Agent):
         return int(np.flatnonzero(np.asarray(obs["action_mask"]) == 0)[0])
 
 
-# ---------------------------------------------------------------------------------- deal set
+# deal set
 def test_deal_set_is_frozen_and_rotates_the_dealer() -> None:
     a, b = make_deal_set(8, 5), make_deal_set(8, 5)
     assert a == b
@@ -110,7 +110,7 @@ def test_progress_line() -> None:
     assert "4/4 100%" in buf.getvalue() and "left" in buf.getvalue()
 
 
-# ---------------------------------------------------------------------------------- registry
+# registry
 def test_parse_spec() -> None:
     assert parse_spec("random") == ("random", {})
     assert parse_spec("pimc:worlds=10,rollout=random,time_limit=0.05") == (
@@ -140,7 +140,7 @@ def test_make_agent(tmp_path) -> None:
         make_agent(str(tmp_path / "nope.pt"), RULES)
 
 
-# ---------------------------------------------------------------------------------- CLI
+# CLI
 def test_cli_end_to_end(tmp_path, capsys) -> None:
     ckpt = write_random_checkpoint(tmp_path / "p.pt", hidden=(16,))
     out = tmp_path / "out"

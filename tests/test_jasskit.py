@@ -37,7 +37,7 @@ from jass_env.games.schieber.jasskit_map import (  # noqa: E402
 from jass_env.games.schieber.seat_view import seat_position  # noqa: E402
 
 
-# ------------------------------------------------------------------------ conventions
+# conventions
 def test_seats_map_jasskit_play_order_to_ours():
     for p in range(4):
         # jass-kit's next player is our next seat; partners and teams stay partners and teams
@@ -55,7 +55,7 @@ def test_cards_and_trumps_share_jasskit_numbers():
     assert action_from_jasskit_trump(const.PUSH) == action_from_jasskit_trump(const.PUSH_ALT) == 42
 
 
-# ------------------------------------------------------------------------ observations both ways
+# observations both ways
 def _random_games(n_games: int, seed: int):
     """Yield (sim, observation) at every decision of jass-kit games played by its random agent."""
     np.random.seed(seed)
@@ -109,7 +109,7 @@ def test_a_bad_jasskit_observation_gets_a_clear_error():
         position_from_jasskit(data)
 
 
-# ------------------------------------------------------------------------ the Arena
+# the Arena
 def _arena_games(tmp_path, north_south, east_west, n_games: int, seed: int):
     np.random.seed(seed)
     arena = Arena(nr_games_to_play=n_games, save_filename=str(tmp_path / "arena"), print_every_x_games=1000)

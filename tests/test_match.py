@@ -52,7 +52,7 @@ def round_score(rules, partial, contract, *, dealer=3, script=None) -> list[int]
     return play_out(r, script).score
 
 
-# ------------------------------------------------------------------------------------ dealer
+# dealer
 
 
 @pytest.mark.nojit_sample
@@ -67,7 +67,7 @@ def test_the_dealer_rotates_each_round_and_the_match_score_adds_the_round_scores
     assert m.scores == [sum(r.score[t] for r in m.finished_rounds) for t in (0, 1)]
 
 
-# ------------------------------------------------------------------------------------ official finish
+# official finish
 
 
 def test_official_finish_a_team_reaching_the_target_wins_at_that_moment_mid_round():
@@ -156,7 +156,7 @@ def test_a_match_goes_on_while_nobody_reaches_the_target():
     assert m.round.phase == "contract" and m.round.dealer == 0
 
 
-# ------------------------------------------------------------------------------------ round_end finish
+# round_end finish
 
 
 def test_seed_nl_round_end_finish_higher_total_wins_at_round_end():
@@ -197,7 +197,7 @@ def test_round_end_finish_switch_on_top_of_schieber():
     assert m.scores == [999 + s0, s1]
 
 
-# ------------------------------------------------------------------------------------ Bergpreis
+# Bergpreis
 
 
 def test_bergpreis_goes_once_to_the_first_team_past_half_the_target():
@@ -224,7 +224,7 @@ def test_no_bergpreis_by_default():
     assert m.bergpreis_team is None and m.scores == [499 + s0, 499 + s1]
 
 
-# ------------------------------------------------------------------------------------ fixed rounds
+# fixed rounds
 
 
 @pytest.mark.nojit_sample
@@ -259,7 +259,7 @@ def test_match_rounds_two_rounds():
     assert len(m.finished_rounds) == 2 and sum(m.scores) == 2 * 157
 
 
-# ------------------------------------------------------------------------------------ first forehand
+# first forehand
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -22,7 +22,7 @@ from jass_env.games.mittlere.rules import hand_result
 TRICKS = 12
 
 
-# ---------------------------------------------------------------------------------- the score table
+# the score table
 @pytest.mark.parametrize(("points", "tricks", "expected"), [
     ((80, 50, 27), (5, 4, 3), [1, -2, 1]),          # otherwise: highest +1, lowest +1, middle -2
     ((104, 38, 15), (7, 3, 2), [-2, 1, 1]),         # one player >= 100: he -2
@@ -51,7 +51,7 @@ def test_a_hand_result_needs_three_players() -> None:
         hand_result([100, 57], [6, 6])
 
 
-# ---------------------------------------------------------------------------------- first discard
+# first discard
 def deal_b() -> list[list[str]]:
     """Dealer 0, forehand 1 leads; player 2 holds no spade, player 0 one spade and high hearts."""
     s = [f"S{r}" for r in ("6", "7", "8", "9", "10", "J", "Q", "K")]
@@ -132,7 +132,7 @@ def test_after_the_fix_the_under_trump_ban_holds_only_for_a_player_holding_the_l
     assert legal == {"SA", "HJ", "H9"}
 
 
-# ---------------------------------------------------------------------------------- no trump ever fixed
+# no trump ever fixed
 def deal_three_of_each() -> list[list[str]]:
     """Every player holds 3 cards of each suit: everyone can always follow, nobody discards."""
     return [[s + r for s in "DHSC" for r in ("Q", "K", "A")],       # player 0
@@ -157,7 +157,7 @@ def test_no_trump_hand_annul_scores_0_for_everyone() -> None:
     assert r.result == [0, 0, 0]
 
 
-# ---------------------------------------------------------------------------------- switches, game
+# switches, game
 def test_mittlere_has_no_weis_no_stoeck_and_only_the_first_discard() -> None:
     for key, value in (("weis", True), ("stoeck", 20), ("trump_mode", "bottom_card")):
         with pytest.raises(RulesError, match=key):
@@ -193,7 +193,7 @@ def test_a_game_is_12_hands_and_the_highest_total_wins() -> None:
         assert before_last.count(max(before_last)) > 1
 
 
-# ---------------------------------------------------------------------------------- properties
+# properties
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), choice=st.integers(0, 2**31 - 1))
 def test_every_hand_is_157_points_and_results_sum_to_0_without_ties(seed: int, choice: int) -> None:

@@ -41,7 +41,7 @@ def weis_value(cards, trump: str | None) -> int:
     return total
 
 
-# ---------------------------------------------------------------------------------- the table run
+# the table run
 def deal_table_run() -> list[list[str]]:
     """Dealer 0: player 1 leads; player 0 holds no diamond and no heart."""
     return [["SJ", "CQ", "C7", "S9", "C6", "C8", "C9", "C10", "CJ"],      # player 0
@@ -77,7 +77,7 @@ def test_hand_weis_count_minus_and_the_hand_score_formula() -> None:
     assert r.result == [r.points[p] + table[p] - by_player.get(p, 0) for p in range(4)]
 
 
-# ---------------------------------------------------------------------------------- the fix position
+# the fix position
 def deal_fix_at(position: int) -> list[list[str]]:
     """Dealer 0, player 1 leads ♠6; the players at positions 1 .. position−1 hold one spade each,
     the player at ``position`` none."""
@@ -111,7 +111,7 @@ def test_trump_fixed_at_the_first_middle_and_last_follower(position: int) -> Non
     assert r.tricks[0]["winner"] == fixer            # the only trump of the trick wins it
 
 
-# ---------------------------------------------------------------------------------- Stöck
+# Stöck
 def deal_stoeck() -> list[list[str]]:
     """Player 1 holds ♣K ♣Q; player 0 holds no diamond."""
     return [["C8", "C9", "CA", "CJ", "C10", "H6", "H7", "H8", "H9"],      # player 0
@@ -156,7 +156,7 @@ def test_trump_k_and_q_in_the_fixing_trick_are_table_weis_for_its_winner() -> No
     assert r.table_weis() == [{"player": 2, "trick": 1, "cards": ["CK", "CQ"], "points": KQ_ON_TABLE}]
 
 
-# ---------------------------------------------------------------------------------- game, switches
+# game, switches
 def test_a_game_is_8_hands_and_the_lowest_total_wins() -> None:
     m = Match("molotow", seed=4)
     while not m.is_over:
@@ -173,7 +173,7 @@ def test_molotow_for_three_deals_12_cards_and_switches_are_checked() -> None:
         make_rules("molotow", trump_mode="chosen")
 
 
-# ---------------------------------------------------------------------------------- properties
+# properties
 @settings(max_examples=60, deadline=None)
 @given(game=st.sampled_from(["molotow", "molotow3"]), seed=st.integers(0, 2**31 - 1),
        choice=st.integers(0, 2**31 - 1))

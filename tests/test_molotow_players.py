@@ -42,7 +42,7 @@ def play_out(r: Round, seed: int) -> Round:
     return r
 
 
-# ---------------------------------------------------------------------------------- the deal
+# the deal
 @pytest.mark.parametrize("game", DEALS)
 def test_the_deal_gives_each_player_his_cards_from_the_games_deck(game: str) -> None:
     players, size, dealt = DEALS[game]
@@ -104,7 +104,7 @@ def test_explicit_hands_holding_the_spade_7_are_refused_in_molotow5() -> None:
     Round("molotow5", hands=deal({}, players=5, hand_size=7, deck=DECK_5))
 
 
-# ---------------------------------------------------------------------------------- table runs
+# table runs
 @pytest.mark.parametrize(("game", "run", "points"), [
     ("molotow5", ["H6", "H7", "H8", "H9", "H10"], 100),
     ("molotow6", ["H6", "H7", "H8", "H9", "H10", "HJ"], 150),
@@ -127,7 +127,7 @@ def test_a_table_run_of_5_scores_100_and_of_6_scores_150_for_the_tricks_winner(g
                                - (20 if r.stoeck_shown and r.stoeck_player == winner else 0))
 
 
-# ---------------------------------------------------------------------------------- trump
+# trump
 @settings(max_examples=40, deadline=None)
 @given(game=st.sampled_from(list(DEALS)), seed=st.integers(0, 2**31 - 1))
 def test_trump_is_always_fixed_with_five_or_six_players(game: str, seed: int) -> None:
@@ -135,7 +135,7 @@ def test_trump_is_always_fixed_with_five_or_six_players(game: str, seed: int) ->
     assert r.trump is not None and sum(r.points) == ROUND_POINTS
 
 
-# ---------------------------------------------------------------------------------- PIMC worlds
+# PIMC worlds
 def test_pimc_worlds_of_molotow5_never_hold_the_spade_7() -> None:
     rules = make_rules("molotow5")
     r = Round(rules, seed=9)
@@ -164,7 +164,7 @@ def test_pimc_worlds_of_molotow5_never_hold_the_spade_7() -> None:
         assert sorted(names_of(held | played)) == sorted(DECK_5)
 
 
-# ---------------------------------------------------------------------------------- records
+# records
 @pytest.mark.parametrize("game", DEALS)
 def test_records_of_five_and_six_players_check_clean(game: str) -> None:
     players, size, _ = DEALS[game]
@@ -184,7 +184,7 @@ def test_a_molotow5_record_with_the_spade_7_in_a_hand_is_refused() -> None:
     assert any("hands[0] holds S7, which is not in the molotow5 deck" in line for line in lines), lines
 
 
-# ---------------------------------------------------------------------------------- the switch
+# the switch
 def test_the_players_switch_picks_the_molotow_game_for_3_to_6() -> None:
     assert {n: make_rules("molotow", players=n).game for n in (3, 4, 5, 6)} == {
         3: "molotow3", 4: "molotow", 5: "molotow5", 6: "molotow6"}

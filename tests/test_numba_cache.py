@@ -14,7 +14,7 @@ from numba.core import event
 from jass_env.engine.jit import AnnounceCompilation
 
 ROOT = Path(__file__).resolve().parents[1]
-SAYS = "jass_env: compiling the engine once, about 30 s (cached afterwards in "
+SAYS = "jass_env: compiling the game once, 10-20 s (cached afterwards in "
 
 
 def _fresh_function(module: str):

@@ -155,7 +155,7 @@ def test_write_random_cli(tmp_path, capsys) -> None:
     assert "wrote" in capsys.readouterr().out
 
 
-# ---------------------------------------------------------------- the game a checkpoint is for
+# the game a checkpoint is for
 def _trained(tmp_path, name: str, **fields) -> str:
     """A small checkpoint with the given extra fields (e.g. a trainer's ``rules``/``trained_for``)."""
     return str(save_policy(tmp_path / name, PolicyNet((16,), seed=0), **fields))
@@ -257,7 +257,7 @@ def test_a_switch_newer_than_the_checkpoint_counts_at_its_default():
         make_agent("policy", "differenzler")
 
 
-# ------------------------------------------------------------------------------ the suit average
+# the suit average
 def test_the_suit_average_plays_a_renamed_position_as_the_renamed_play(tmp_path) -> None:
     """A suit-averaged net over all 24 renamings: renaming the suits of a position renames its
     action probabilities and leaves its value, whatever the weights."""

@@ -40,7 +40,7 @@ VALUES = {  # docs/rules.md, "The deck"
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-# ------------------------------------------------------------------------------------ references
+# references
 def ref_value(card: str, contract: str, rules: Rules) -> int:
     """Card points ("The deck")."""
     suit, rank = card[0], card[1:]
@@ -142,7 +142,7 @@ def ref_key(points: int, cards: list[str], player: int, forehand: int, contract:
     return (points, len(cards), height, trump, -((player - forehand) % 4))
 
 
-# ------------------------------------------------------------------------------------ playing
+# playing
 def play_random_round(r: Round, rnd, check_reference: bool = True) -> None:
     """Play ``r`` to its end with random legal actions, checking the per-step invariants."""
     rules = r.rules
@@ -309,7 +309,7 @@ def test_random_matches_end_by_the_presets_rule(preset, seed, rnd):
         assert m.scores[1 - w] - rounds[-1].score[1 - w] < rules.target
 
 
-# ------------------------------------------------------------------------------------ no JIT
+# no JIT
 ROOT = Path(__file__).resolve().parents[1]
 RULE_TEST_FILES = ["test_rules_config.py", "test_card_play.py", "test_scoring.py", "test_weis.py",
                    "test_match.py"]

@@ -35,7 +35,7 @@ FIXTURE = Path(__file__).parent / "data" / "records" / "jasskit_issue10.jsonl"
 REPO = Path(__file__).resolve().parents[1]
 
 
-# ------------------------------------------------------------------------------------ helpers
+# helpers
 def random_round(rules: Any = "schieber", seed: int = 0, *, push: bool = False,
                  contract: str | None = None) -> Round:
     """A round played to the end with seeded random legal actions (forehand pushes if ``push``)."""
@@ -78,7 +78,7 @@ def plays(rec: dict[str, Any]) -> list[tuple[int, int, list]]:
     return [(t, i, p) for t, tr in enumerate(rec["tricks"], 1) for i, p in enumerate(tr["plays"], 1)]
 
 
-# ------------------------------------------------------------------------------------ writing
+# writing
 @pytest.mark.parametrize("preset", list(SCHIEBER_PRESETS))
 def test_round_trip_every_preset(preset: str, tmp_path: Path) -> None:
     rounds = [random_round(preset, seed, push=seed % 2 == 0) for seed in range(8)]
@@ -147,7 +147,7 @@ def test_record_is_one_json_line() -> None:
     assert "\n" not in line and json.loads(line) == rec and "Jöri" in line
 
 
-# ------------------------------------------------------------------------------------ disagreements
+# disagreements
 def test_illegal_play_reported_at_its_trick_and_position(clean: list[dict[str, Any]]) -> None:
     """Swap a played card with an illegal card the same player plays later."""
     for rec in clean:
@@ -270,7 +270,7 @@ def test_optional_fields_may_be_left_out(clean: list[dict[str, Any]]) -> None:
     assert texts(check(rec)) == []
 
 
-# ------------------------------------------------------------------------------------ malformed input
+# malformed input
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     """A mutation setting ``rec[a][b]...`` (path "a.b.0") to value; value ... = delete."""
     def apply(rec: dict[str, Any]) -> None:
@@ -409,7 +409,7 @@ def test_explicit_rules_replace_the_records_preset(clean: list[dict[str, Any]]) 
     assert report.disagreeing == expect > 0
 
 
-# ------------------------------------------------------------------------------------ command line
+# command line
 def test_main_exit_codes_and_summary(clean: list[dict[str, Any]], tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     good = tmp_path / "good.jsonl"

@@ -1,5 +1,5 @@
 """RLlib integration (examples/rllib_ppo.py): env wrapper, team metrics, training, checkpoint reload,
-the strength figure against ``random``, and the README's two-node Ray cluster recipe (head and
+the strength figure against ``random``, and the two-node Ray cluster recipe of docs/integrations.md (head and
 worker started with ``ray start`` on a loopback address, the job sent with ``ray job submit``,
 token authentication on).
 
@@ -262,7 +262,7 @@ def test_train_two_iterations_checkpoint_and_reload(local_ray, tmp_path, capsys)
         algo.stop()
 
 
-# ---------------------------------------------------------------------------------- two-node cluster
+# two-node cluster
 ROOT = Path(__file__).resolve().parent.parent
 RAY = str(Path(sys.executable).with_name("ray"))
 #: seconds the cluster may take to come up, and one job to finish (engine cached, tiny batch)
@@ -286,7 +286,7 @@ def _free_port() -> int:
 class TwoNodeCluster:
     """A Ray head (no CPU: dashboard, job server, the driver) and a worker node (1 CPU) started with
     ``ray start`` on :data:`LOOPBACK`, with token authentication (RAY_AUTH_MODE=token and a token
-    file of its own) in the environment of every command, as the README's recipe has it.
+    file of its own) in the environment of every command, as the recipe in docs/integrations.md has it.
     :meth:`stop` ends every process the two ``ray start`` commands started, by its id."""
 
     def __init__(self, tmp: Path) -> None:

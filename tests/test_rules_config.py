@@ -90,7 +90,7 @@ def test_each_preset_differs_from_schieber_exactly_as_the_table_says(name):
     assert got == DIFFERENCES[name]
 
 
-# ------------------------------------------------------------------------------------ errors
+# errors
 
 
 def test_unknown_preset_raises_rules_error_listing_the_presets():
@@ -161,7 +161,7 @@ def test_rules_must_be_a_preset_name_or_rules_object():
         make_rules(42)
 
 
-# ------------------------------------------------------------------------------------ switches
+# switches
 
 
 def test_every_switch_is_settable_on_top_of_a_preset():

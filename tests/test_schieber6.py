@@ -40,7 +40,7 @@ def team_of(player: int) -> int:
     return next(t for t, members in TEAM.items() if player in members)
 
 
-# ---------------------------------------------------------------------------------- deal, teams
+# deal, teams
 def test_six_players_get_six_cards_each_and_the_whole_deck_is_dealt() -> None:
     for seed in range(10):
         r = Round("schieber6", seed=seed)
@@ -57,7 +57,7 @@ def test_the_teams_alternate_around_the_table() -> None:
     assert {t: tuple(p for p in range(PLAYERS) if spec.side_of(p) == t) for t in (0, 1)} == TEAM
 
 
-# ---------------------------------------------------------------------------------- contract
+# contract
 @pytest.mark.parametrize("dealer", range(PLAYERS))
 def test_a_push_goes_to_forehands_next_team_mate_who_must_name_and_forehand_leads(dealer: int) -> None:
     r = Round("schieber6", seed=dealer, dealer=dealer)
@@ -85,7 +85,7 @@ def test_the_declarer_leads_after_a_push_under_the_house_rule() -> None:
     assert r.declarer == 5 and r.leader == 5 and r.to_move == 5
 
 
-# ---------------------------------------------------------------------------------- tricks and points
+# tricks and points
 def test_a_trick_has_six_cards_and_its_points_go_to_the_winners_team() -> None:
     """Forehand 0 leads ♠6; player 3 takes it with the trump ♥6 (♥ trump): the ♠6 ♠7 ♠8 ♠9 ♠10 are
     worth 10, the ♥6 0, so team 1 ({1, 3, 5}) has 10 points and the lead passes to player 3."""
@@ -108,7 +108,7 @@ def test_a_round_is_worth_157_card_points() -> None:
             assert r.score == r.points
 
 
-# ---------------------------------------------------------------------------------- Match
+# Match
 def test_all_six_tricks_are_a_match_worth_157_plus_100() -> None:
     """Player 0 holds the six top hearts and leads every trick with them."""
     r = six_round({0: TOP_HEARTS}, weis=False, stoeck=0)
@@ -142,7 +142,7 @@ def test_one_trick_to_the_other_team_is_no_match() -> None:
     assert 0 < r.tricks_won[0] < TRICKS and r.match_team is None and r.score == r.points
 
 
-# ---------------------------------------------------------------------------------- Weis and Stöck
+# Weis and Stöck
 def test_the_best_weis_of_a_team_wins_and_all_that_teams_weis_count() -> None:
     """Team 0: player 2 ♠6-7-8 (20), player 4 ♣6…♣10 (100); team 1: player 1 ♥6…♥9 (50), player 3
     ♠10-J-Q (20). Team 0's 100 beats team 1's 50: team 0 scores 20 + 100, team 1 nothing."""
@@ -184,7 +184,7 @@ def test_stoeck_counts_20_for_the_holders_team() -> None:
     assert r.score == [r.points[0] + bonus[0], r.points[1] + bonus[1] + STOECK]
 
 
-# ---------------------------------------------------------------------------------- card play
+# card play
 @pytest.mark.parametrize(("rule", "mate_may", "opponent_may"),
                          [("official", False, False), ("unless_partner_winning", True, False)])
 def test_the_under_trump_ban_reads_team_mates_around_six_seats(rule: str, mate_may: bool,
@@ -200,7 +200,7 @@ def test_the_under_trump_ban_reads_team_mates_around_six_seats(rule: str, mate_m
     assert ("H7" in {r.spec.action_names[a] for a in r.legal_actions()}) == opponent_may
 
 
-# ---------------------------------------------------------------------------------- match
+# match
 def test_a_match_goes_to_1000_and_the_dealer_rotates() -> None:
     """The first team to reach 1000 wins; no round before the last left a team at 1000."""
     m = Match("schieber6", seed=4)
@@ -212,7 +212,7 @@ def test_a_match_goes_to_1000_and_the_dealer_rotates() -> None:
     assert dealers[1:] == [(d + 1) % PLAYERS for d in dealers[:-1]]
 
 
-# ---------------------------------------------------------------------------------- properties
+# properties
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), choices=st.lists(st.integers(0, 1000), min_size=40, max_size=40),
        mult=st.integers(1, 4))

@@ -15,7 +15,7 @@ from jass_env import Round, make_rules
 from jass_env.engine.cards import CONTRACTS, card_values
 from jass_env.engine.state import StateView
 
-# ------------------------------------------------------------------------------------ the deck: card values
+# the deck: card values
 
 RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")  # card-id order within a suit
 TABLE = {  # docs/rules.md "The deck", points by rank: trump suit, plain suit, Obenabe, Undenufe
@@ -110,7 +110,7 @@ def test_without_ou_card_values_obenabe_rounds_are_worth_125():
     assert sum(r.points) == 125
 
 
-# ------------------------------------------------------------------------------------ deals used below
+# deals used below
 
 
 def match_deal(trump: str) -> dict[int, list[str]]:
@@ -128,7 +128,7 @@ def play_match_deal(trump: str, rules="schieber") -> Round:
     return play_out(r, {0: hands[0]})
 
 
-# ------------------------------------------------------------------------------------ Match
+# Match
 
 
 @pytest.mark.nojit_sample
@@ -175,7 +175,7 @@ def test_tournament_match_counts_157_without_bonus():
     assert r.score == [157, 0]
 
 
-# ------------------------------------------------------------------------------------ multipliers
+# multipliers
 
 
 @pytest.mark.nojit_sample
@@ -221,7 +221,7 @@ def test_multipliers_switch_merges_a_dict_on_top_of_the_preset():
     assert r.score == [(p + b) * 5 for p, b in zip(r.points, bonus, strict=True)]
 
 
-# ------------------------------------------------------------------------------------ Stöck
+# Stöck
 
 
 @pytest.mark.nojit_sample
@@ -310,7 +310,7 @@ def test_stoeck_value_switch():
         assert r.score == [r.points[0] + value, r.points[1]]
 
 
-# ------------------------------------------------------------------------------------ the round score
+# the round score
 
 
 def test_score_is_points_plus_match_bonus_plus_weis_plus_stoeck_times_multiplier():

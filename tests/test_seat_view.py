@@ -83,7 +83,7 @@ def test_other_hands_are_not_invented():
     assert [h for p, h in enumerate(pos.view.hands) if p != 2] == [0, 0, 0]
 
 
-# ------------------------------------------------------------------------ rule disagreements
+# rule disagreements
 # The deal of tests/data/records/jasskit_issue10.jsonl (docs/rules.md, "Legal moves"): ♦ trump;
 # in trick 6 player 0 plays ♦9 on ♣6 ♦J ♦10 holding ♠10 — an under-trump of the ♦J.
 HANDS = [["DA", "D9", "D6", "HJ", "H8", "SQ", "S10", "S8", "C9"],
@@ -137,7 +137,7 @@ def test_the_legal_game_of_the_same_deal_has_no_disagreement():
                 assert _rebuilt(r, seat).disagreements == ()
 
 
-# ------------------------------------------------------------------------ bad input
+# bad input
 @pytest.mark.parametrize("kwargs,message", [
     ({"seat": 4}, "seat must be a player 0..3"),
     ({"hand": ["H9", "H9"]}, "lists H9 twice"),

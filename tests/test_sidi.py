@@ -58,7 +58,7 @@ def rank(card: str) -> str:
     return card[1:]
 
 
-# ---------------------------------------------------------------------------------- the deal
+# the deal
 def test_the_deal_eight_cards_each_and_a_stock_of_twenty_under_the_open_trump_card() -> None:
     r = Round("sidi", seed=5, dealer=0)
     assert [len(r.hand(p)) for p in (0, 1)] == [8, 8]
@@ -80,7 +80,7 @@ def test_explicit_stock_must_be_the_undealt_cards() -> None:
         r.set_stock(ALL_CARDS[16:])
 
 
-# ---------------------------------------------------------------------------------- drawing and play
+# drawing and play
 H0 = ["D6", "D8", "S6", "S8", "C6", "C8", "D10", "S10"]
 H1 = ["DA", "SA", "CA", "DK", "HK", "H7", "C7", "S7"]
 
@@ -125,7 +125,7 @@ def test_the_face_up_trump_card_is_drawn_last_and_then_suit_must_be_followed() -
     assert legal_names(r) == ((follow | trumps) if follow else set(hand))
 
 
-# ---------------------------------------------------------------------------------- the exchange
+# the exchange
 def test_the_holder_of_the_trump_6_may_exchange_it_when_he_leads() -> None:
     """Trump ♥ (the ♥A face up); player 1 (leader) holds the ♥6: the exchange is legal for him,
     once; he then holds the ♥A and the ♥6 lies face up."""
@@ -163,7 +163,7 @@ def test_no_exchange_once_the_stock_is_empty_and_none_when_the_6_is_turned() -> 
     assert r.exchange is None
 
 
-# ---------------------------------------------------------------------------------- a whole round
+# a whole round
 # Player 1 holds the trumps ♥6..♥K, exchanges the ♥6 for the face-up ♥A and draws only honours;
 # player 0 never wins a trick: all 18 tricks, 157 points, +100, the 8-run Weis 250, Stöck 20.
 ALL_TRICKS_H0 = ["D6", "D8", "D10", "S6", "S8", "S10", "C6", "C8"]
@@ -210,7 +210,7 @@ def test_all_eighteen_tricks_drawing_exchange_weis_and_stoeck() -> None:
     assert r.score == [0, ROUND_POINTS + ALL_TRICKS_BONUS + 250 + STOECK]
 
 
-# ---------------------------------------------------------------------------------- Weis
+# Weis
 def test_the_better_players_weis_all_count_the_others_none() -> None:
     """Player 1: four Aces (100) and ♣7-8-9 (20); player 0: ♦6-7-8-9 (50) and ♠6-7-8 (20)."""
     r = sidi_round(["D6", "D7", "D8", "D9", "S6", "S7", "S8", "H7"],
@@ -237,7 +237,7 @@ def test_weis_come_from_the_dealt_cards_only() -> None:
     assert {"HQ", "HK", "HJ"} <= set(r.hand(1)) and r.weis_team is None and r.weis_points == [0, 0]
 
 
-# ---------------------------------------------------------------------------------- Stöck
+# Stöck
 def test_stoeck_for_holding_trump_k_and_q_at_once_after_a_draw() -> None:
     """Player 1 holds ♥K and draws ♥Q: Stöck, 20 when the second of them is played."""
     r = sidi_round(H0, H1, top=["HQ", "CJ"], face_up="H10")
@@ -256,7 +256,7 @@ def test_no_stoeck_when_one_was_played_before_the_other_was_drawn() -> None:
     assert "HQ" in r.hand(1) and r.stoeck_player is None
 
 
-# ---------------------------------------------------------------------------------- the game to 1000
+# the game to 1000
 def test_the_game_ends_the_moment_a_player_reaches_1000_weis_before_tricks() -> None:
     """990 : 990. Player 1 (Weis 20) leads ♦A; player 0 wins with a trump (♥J, 20 + 11 points),
     but the Weis are counted first: player 1 reaches 1010 and wins."""
@@ -290,7 +290,7 @@ def test_a_game_is_played_to_1000() -> None:
     assert make_rules("sidi", target=1500).target == 1500
 
 
-# ---------------------------------------------------------------------------------- properties
+# properties
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -31,7 +31,7 @@ def _pick(rng: np.random.Generator, mask_row: np.ndarray) -> int:
     return int(rng.choice(np.flatnonzero(mask_row)))
 
 
-# ---------------------------------------------------------------------------------- equivalence
+# equivalence
 #: every Schieber preset, the Differenzler games (whose variants share the compiled paths), Mittlere,
 #: Molotow for three to six, Sidi and Schieber for six (the order picks each one's reward kind)
 EQUIVALENCE_PRESETS = sorted(SCHIEBER_PRESETS) + ["differenzler", "differenzler3", "mittlere", "molotow",
@@ -87,7 +87,7 @@ def test_same_as_aec(preset: str, episode: str) -> None:
                 assert out.winner[i] == -1
 
 
-# ---------------------------------------------------------------------------------- bookkeeping
+# bookkeeping
 def _round_score(st: np.ndarray, rp: np.ndarray, team: int) -> int:
     """(card points + Match bonus + Weis + Stöck) * multiplier, recomputed from a finished round."""
     v = StateView(st, rp)
@@ -168,7 +168,7 @@ def test_match_results(preset: str) -> None:
     assert finished >= n // 2
 
 
-# ---------------------------------------------------------------------------------- seeding
+# seeding
 def _trajectory(env: VectorJassEnv, steps: int, **reset_kwargs: object) -> list[np.ndarray]:
     obs, _, _ = env.reset(**reset_kwargs)
     frames = [obs.copy()]
@@ -263,7 +263,7 @@ def test_bad_seeds_and_dealers() -> None:
         env.reset(seed=1, dealers=[0])
 
 
-# ---------------------------------------------------------------------------------- errors
+# errors
 def test_illegal_action_message() -> None:
     env = VectorJassEnv(4, rules="schieber")
     obs, mask, seat = env.reset(seed=1)
@@ -310,7 +310,7 @@ def test_unchecked_mode_still_rejects_actions_outside_the_layout(parallel: bool,
     env.step(env.sample_actions())                     # and the env goes on with legal actions
 
 
-# ---------------------------------------------------------------------------------- arrays
+# arrays
 def test_arrays_shapes_and_reuse() -> None:
     n = 8
     env = VectorJassEnv(n, state_obs=True)

@@ -24,7 +24,7 @@ def contest(hands: dict[int, list[str]], contract: str, rules="schieber", dealer
     return new_round(hands, contract, rules=rules, dealer=dealer)
 
 
-# ------------------------------------------------------------------------------------ declaring
+# declaring
 
 
 @pytest.mark.nojit_sample
@@ -159,7 +159,7 @@ def test_kreuzweis_off_equal_totals_go_to_the_best_single_weis():
     assert [p for p, _ in weis_of(hand, "H")] == [100, 150], "with Kreuzweis both count"
 
 
-# ------------------------------------------------------------------------------------ comparison
+# comparison
 
 
 def test_comparison_1_points():
@@ -283,7 +283,7 @@ def test_no_top_card_comparison_skips_step_3():
     assert contest(hands, "S", rules=rules).weis_team == 1
 
 
-# ------------------------------------------------------------------------------------ seed_vaud key
+# seed_vaud key
 
 
 @pytest.mark.nojit_sample
@@ -329,7 +329,7 @@ def test_seed_vaud_height_before_trump():
     assert r.weis_team == 1
 
 
-# ------------------------------------------------------------------------------------ scoring
+# scoring
 
 
 @pytest.mark.nojit_sample

@@ -90,7 +90,7 @@ def first_discard_specs() -> tuple[str, ...]:
                  for name in game.specs)
 
 
-# ---------------------------------------------------------------------------------- the heuristics' table
+# the heuristics' table
 @dataclass
 class Table:
     """What a seat sees of the current hand, decoded from its observation (relative seats)."""
@@ -190,8 +190,8 @@ class DiscardBot(Agent):
         return min(winning, key=lambda c: (self.points_of(c, t), self.strength(c, t)))
 
 
-# ---------------------------------------------------------------------------------- PIMC
-# ---- the compact seat view (int64), seats relative to me (0 = me, 1 = next in play order)
+# PIMC
+# the compact seat view (int64), seats relative to me (0 = me, 1 = next in play order)
 W_PLAYERS = 0           # players n
 W_TRICKS = 1            # tricks per hand T (= hand size)
 W_HAND = 2              # my cards (36-bit mask)

@@ -211,7 +211,7 @@ def state_declaration(st: np.ndarray, rp: np.ndarray, factors: np.ndarray, avera
                                partner_pushed, factors, average, cost, margin)
 
 
-# ---------------------------------------------------------------------------------- planning tables
+# planning tables
 @lru_cache(maxsize=1)
 def sample_row_values() -> np.ndarray:
     """``sigma_r(H)`` of the sample's hands (float64[4 x SAMPLE_DEALS, MAX_ROWS], by row id)."""
@@ -320,7 +320,7 @@ def choose_declaration(hand: int, legal: int, factors: np.ndarray) -> int:
     zeros = np.zeros(MAX_ROWS)
     return int(plan_declaration(hand, legal, np.asarray(factors, dtype=np.int64), GRAF_AVERAGE, zeros, 0.0))
 
-# ---------------------------------------------------------------------------------- PIMC
+# PIMC
 #: the play-out policy (the heuristic's; PIMC's own ``rollout`` parameter names it)
 ROLLOUTS = ("heuristic",)
 #: a row's average: its factor times this share of a deal's points

@@ -131,7 +131,7 @@ from .schieber import mask36, one_hot, possible_cards
 
 NO_CARD = -1
 
-# ---------------------------------------------------------------------------------- the seat view
+# the seat view
 #: DV_PHASE values
 PREDICTING, PLAYING, OVER = 0, 1, -1
 
@@ -273,7 +273,7 @@ def differenzler_rules(rules: str | Rules | None) -> Rules:
     return r
 
 
-# ---------------------------------------------------------------------------- the random bot's prediction
+# the random bot's prediction
 #: the rule of thumb: each trump card point counts twice, each side (non-trump) Ace 11
 TRUMP_POINT_WEIGHT = 2
 SIDE_ACE_POINTS = 11
@@ -304,7 +304,7 @@ def rule_of_thumb_actions(obs: np.ndarray, masks: np.ndarray, rules: Rules) -> n
 RANDOM_PREDICTIONS = PhaseRule("prediction", predicting, rule_of_thumb_actions)
 
 
-# ---------------------------------------------------------------------------------- prediction
+# prediction
 #: the hand features of the prediction, in order (trump = the trump suit, side = the others)
 FEATURES = ("1", "trump card points", "trumps", "trump Jack", "trump 9", "trump Ace", "side Aces",
             "side Kings", "side Kings with the Ace", "side 10s", "side card points", "void side suits",
@@ -359,7 +359,7 @@ def estimate_points(hand: int, trump: int, players: int, rp: np.ndarray) -> int:
     return int(min(max(np.floor(x + 0.5), 0), ROUND_POINTS))
 
 
-# ---------------------------------------------------------------------------------- card play
+# card play
 @njit(cache=True)
 def _beaten_by(card: int, lead: int, trump: int, cards: int) -> int:
     """How many of ``cards`` beat ``card`` in a trick led in suit ``lead``."""
@@ -609,7 +609,7 @@ class DifferenzlerHeuristic(Agent):
         return heuristic_actions(obs, mask, self.rules)
 
 
-# ---------------------------------------------------------------------------------- PIMC
+# PIMC
 @njit(cache=True)
 def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> int:
     """Deal the unseen cards of a seat view ``v`` to relative seats 1..n-1 (into ``hands``,

@@ -170,7 +170,7 @@ class SidiHeuristic(_SidiBot):
         return aces[0] if aces else min(plain or legal, key=cheap)
 
 
-# ---------------------------------------------------------------------------------- PIMC
+# PIMC
 #: play-out policies: random legal cards, or the compiled greedy play (:func:`greedy_card`)
 ROLLOUTS = ("random", "heuristic")
 

@@ -112,7 +112,7 @@ def contract_id(name: str) -> int:
     return CONTRACTS.index(name)
 
 
-# ---------------------------------------------------------------------------------- card points
+# card points
 # Card points by rank offset (A K Q J 10 9 8 7 6), docs/rules.md "The deck".
 TRUMP_POINTS = (11, 4, 3, 20, 10, 14, 0, 0, 0)
 PLAIN_POINTS = (11, 4, 3, 2, 10, 0, 0, 0, 0)
@@ -138,7 +138,7 @@ def card_values(contract: int, ou_card_values: bool = True) -> np.ndarray:
     return out
 
 
-# ---------------------------------------------------------------------------------- compiled tables
+# compiled tables
 #: SUIT_MASK[s]: the 9 cards of suit s
 SUIT_MASK = np.array([0x1FF << (9 * s) for s in range(N_SUITS)], dtype=np.int64)
 #: ALL_CARDS as an int64 for compiled code

@@ -85,7 +85,7 @@ def _hook(game: Any, name: str, observation: bool = False) -> Any:
         raise errors.NumbaTypeError(str(e)) from None
 
 
-# ---------------------------------------------------------------------------------- the hooks
+# the hooks
 def begin_match(game: int, st: np.ndarray, rp: np.ndarray) -> None:
     _module(game, False).begin_match(st, rp)
 
@@ -134,7 +134,7 @@ def encode_state(game: int, st: np.ndarray, observer: int, rp: np.ndarray, out: 
     _module(game, True).encode_state(st, observer, rp, out)
 
 
-# ---------------------------------------------------------------------------------- compiled forms
+# compiled forms
 @overload(begin_match)
 def _begin_match(game, st, rp):  # noqa: ANN001, ANN202 (numba typing)
     impl = _hook(game, "begin_match")

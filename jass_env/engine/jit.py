@@ -13,7 +13,7 @@ edit of a bot recompiles the bots only; an edit of the engine recompiles everyth
 libraries' numba functions keep numba's own cache places. A user's ``NUMBA_CACHE_DIR`` is
 respected as the parent folder.
 
-The first use on a cold cache compiles the engine; :class:`AnnounceCompilation` says so once on
+The first use of a game on a cold cache compiles what it needs; :class:`AnnounceCompilation` says so once on
 stderr when the first of the project's compiled functions misses the cache, and stays silent when
 everything loads from the cache.
 
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: each package whose compiled functions are cached here, with the packages it compiles in
 #: (itself first)
 PACKAGES: dict[str, tuple[str, ...]] = {"jass_env": ("jass_env",), "agents": ("agents", "jass_env")}
-COMPILING_MESSAGE = "jass_env: compiling the engine once, about 30 s (cached afterwards in {folder})"
+COMPILING_MESSAGE = "jass_env: compiling the game once, 10-20 s (cached afterwards in {folder})"
 
 
 def base_folder() -> str:

@@ -26,7 +26,7 @@ from .spec import MAX_PLAYERS, MAX_SIDES, MAX_TRICKS, TEAMS_NONE, GameSpec
 from .switches import RP_PLAYERS, RP_TEAMS, RP_TRICKS
 
 
-# ---------------------------------------------------------------------------------- state layout
+# state layout
 class _Layout:
     """Hands out consecutive offsets; ``take(n)`` reserves ``n`` slots."""
 
@@ -102,7 +102,7 @@ def new_state(spec: GameSpec, rng_state: int = 1) -> np.ndarray:
     return st
 
 
-# ---------------------------------------------------------------------------------- seats
+# seats
 @engine_inline
 def n_players(rp: np.ndarray) -> int:
     return rp[RP_PLAYERS]
@@ -127,7 +127,7 @@ def n_sides(rp: np.ndarray) -> int:
     return rp[RP_PLAYERS] if rp[RP_TEAMS] == TEAMS_NONE else 2
 
 
-# ---------------------------------------------------------------------------------- accessors
+# accessors
 # What compiled code outside the engine may read of a game (Python code uses StateView).
 @engine_inline
 def phase(st: np.ndarray) -> int:
@@ -295,7 +295,7 @@ def player_weis_of(st: np.ndarray, player: int) -> int:
     return st[S_PLAYER_WEIS + player]
 
 
-# ---------------------------------------------------------------------------------- Python reader
+# Python reader
 class StateView:
     """Named, read-only access to one state array (int64, the game's state size) for Python code.
 

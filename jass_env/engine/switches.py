@@ -106,7 +106,7 @@ class Rules:
     #: the game's own switches, (name, value) in the order the game declares them
     own: tuple[tuple[str, Any], ...] = ()
 
-    # ------------------------------------------------------------------ construction
+    # construction
     def replace(self, **switches: Any) -> Rules:
         """A copy with some switches changed; each value is validated."""
         spec = self.spec
@@ -147,7 +147,7 @@ class Rules:
         raise AttributeError(f"{name!r} is not a switch of {game}; its switches: "
                              f"{', '.join(self.switches())}")
 
-    # ------------------------------------------------------------------ views
+    # views
     def switches(self) -> dict[str, Any]:
         """All switches of this game as plain JSON-able values (for records, configs and printing):
         the shared ones, then the game's own."""
@@ -215,7 +215,7 @@ def _plain(key: str, value: Any) -> Any:
     return value
 
 
-# ---------------------------------------------------------------------- validation
+# validation
 _CONTRACTS_ALLOWED = f"a non-empty list without repeats from {', '.join(CONTRACTS)}"
 _SEQUENCES_ALLOWED = "7 integers 0..1000: the points of sequences of 3, 4, 5, 6, 7, 8, 9 cards"
 _MULTIPLIERS_ALLOWED = f"an integer 1..100 for each of {', '.join(CONTRACTS)}"
@@ -325,7 +325,7 @@ def _validate_for_game(r: Rules, spec: GameSpec) -> None:
         spec.check_rules(r)
 
 
-# ---------------------------------------------------------------------- compiled form
+# compiled form
 # Offsets into the int64 parameter array read by the compiled engine.
 RP_CONTRACTS = 0        # bitmask of allowed contracts (bit c for contract c)
 RP_PUSH = 1

@@ -87,7 +87,7 @@ from .switches import RP_DECK, RP_HAND_SIZE, RP_TRICKS, RP_VALUES
 MASK_BITS = 63
 
 
-# ---------------------------------------------------------------------------------- rounds
+# rounds
 @engine_inline
 def start_round(game: int, st: np.ndarray, hands: np.ndarray, dealer: int, rp: np.ndarray) -> None:
     """Begin a round with the given hands (one bitboard per player) and dealer; match fields are
@@ -172,7 +172,7 @@ def first_leader(game: int, st: np.ndarray, rp: np.ndarray) -> int:
     return hooks.first_leader(game, st, rp)
 
 
-# ---------------------------------------------------------------------------------- legal actions
+# legal actions
 @engine_inline
 def legal_set(game: int, st: np.ndarray, rp: np.ndarray) -> tuple[int, int]:
     """The legal actions of the player to move: (bitboard of the legal actions below 63, the
@@ -247,7 +247,7 @@ def random_pick(st: np.ndarray, bits: int, block: int) -> int:
     return pick_legal(bits, block, random_below(st, popcount(bits) + block))
 
 
-# ---------------------------------------------------------------------------------- actions
+# actions
 @engine_inline
 def apply_action(game: int, st: np.ndarray, action: int, rp: np.ndarray) -> None:
     """Apply a *legal* action of the player to move (check with :func:`in_legal_set`)."""
@@ -331,7 +331,7 @@ def sync_trick_winner(st: np.ndarray) -> None:
         st[S_WIN_STRENGTH] = STRENGTH[st[S_CONTRACT], st[S_TRICK] // 9, st[S_TRICK + pos]]
 
 
-# ---------------------------------------------------------------------------------- episodes
+# episodes
 @engine_jit
 def start_episode(game: int, st: np.ndarray, rp: np.ndarray, is_match: bool, dealer: int) -> None:
     """Begin an episode from the game's own generator: a single round, or a match's first round.
@@ -374,7 +374,7 @@ def play_random_rounds_into(game: int, st: np.ndarray, n_rounds: int, rp: np.nda
             total[t] += st[S_SCORE + t]
 
 
-# ---------------------------------------------------------------------------------- entry points
+# entry points
 class GameEngine(NamedTuple):
     """The engine's compiled entry points for one game (:func:`for_game`); each takes the
     arguments of the function of this module it is named after, without the game's number."""

@@ -152,7 +152,7 @@ class JassGymEnv(gymnasium.Env):
         self._obs: dict[str, np.ndarray] | None = None
         self._over = True
 
-    # ------------------------------------------------------------------ gymnasium API
+    # gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
@@ -201,7 +201,7 @@ class JassGymEnv(gymnasium.Env):
     def close(self) -> None:
         self.aec.close()
 
-    # ------------------------------------------------------------------ internals
+    # internals
     def _play_others(self) -> None:
         """Let the other seats act until the learning seat must act or the episode ends."""
         aec = self.aec

@@ -108,7 +108,7 @@ def encode_hands(st: np.ndarray, observer: int, n: int, base: int, out: np.ndarr
         set_cards(out, base + CARD_SLICE * r, state.hand_of(st, seat_after(observer, r, n)))
 
 
-# ---------------------------------------------------------------------------------- Python tables
+# Python tables
 def slice_table(starts: tuple, meanings: tuple[tuple[str, str], ...]) -> tuple[SliceRow, ...]:
     """(name, offset, length, meaning) of every slice, from the slices' (name, meaning) in order and
     their starts (one more: the layout's length)."""

@@ -81,7 +81,7 @@ class Deal:
 Replay = Callable[[Deal], Any]
 
 
-# ------------------------------------------------------------------------------------ values
+# values
 def kind(value: Any) -> str:
     """A short description of a JSON value for messages: its type and (short) text."""
     names = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list",
@@ -135,7 +135,7 @@ def card_set(value: Any, what: str, trick: int | None = None, position: int | No
     return mask
 
 
-# ------------------------------------------------------------------------------------ outcome fields
+# outcome fields
 def stoeck_of(round: Any) -> int | None:  # noqa: A002 (the round read)
     """The ``stoeck`` field of a finished round: the player who showed Stöck, or None."""
     return round.stoeck_player if round.stoeck_shown else None

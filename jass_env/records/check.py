@@ -213,7 +213,7 @@ def _show_cards(mask: int) -> str:
     return "[" + ", ".join(names_of(mask)) + "]"
 
 
-# -------------------------------------------------------------------------------------- structure
+# structure
 def _resolve_rules(obj: dict[str, Any], explicit: Rules | None,
                    cache: dict[tuple[str, str], Rules]) -> Rules:
     """The rules a record is checked under: its preset (or the explicit one) plus its overrides."""
@@ -342,7 +342,7 @@ def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
     return tricks
 
 
-# -------------------------------------------------------------------------------------- replay
+# replay
 def _replay(rec: _Record, report: Callable[..., None]) -> None:
     """Stage 2: replay a well-formed record with the engine and report every disagreement."""
     game_records = game_of(rec.rules).records

@@ -141,7 +141,7 @@ def describe(line: int, d: RuleDisagreement, under_trump: bool) -> str:
             f"forbid{why}")
 
 
-# ------------------------------------------------------------------------------------ command line
+# command line
 def add_parser(sub: Any) -> None:
     """The ``convert`` subcommand of ``python -m jass_env.records``."""
     p = sub.add_parser("convert", help="convert other tools' game logs into records",

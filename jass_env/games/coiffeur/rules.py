@@ -189,7 +189,7 @@ def values_contract(st: np.ndarray, trick: int, rp: np.ndarray) -> int:
     return trick_direction(game, 0)
 
 
-# ---------------------------------------------------------------------------------- declaring
+# declaring
 @engine_inline
 def _next_eligible(st: np.ndarray, after: int, rp: np.ndarray) -> int:
     """The first eligible player after seat ``after`` in play order (``after`` itself last)."""
@@ -278,7 +278,7 @@ def apply_declaration(st: np.ndarray, action: int, rp: np.ndarray) -> None:
                     st[S_STOECK_PLAYER] = q
 
 
-# ---------------------------------------------------------------------------------- scoring
+# scoring
 @engine_jit
 def after_trick(st: np.ndarray, trick: int, winner: int, points: int, rp: np.ndarray) -> None:
     """The next trick's direction (Slalom, Guschti)."""
@@ -401,7 +401,7 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     return st[S_DECLARER] if st[S_DECLARER] >= 0 else st[S_FOREHAND]
 
 
-# ---------------------------------------------------------------------------------- accessors
+# accessors
 @engine_inline
 def sheet_value(st: np.ndarray, team: int, row: int) -> int:
     """The value ``team`` wrote in row ``row`` (0 while the row is open)."""
@@ -438,7 +438,7 @@ def eligible(st: np.ndarray) -> int:
     return st[S_CO_ELIGIBLE]
 
 
-# ---------------------------------------------------------------------------------- search worlds
+# search worlds
 @engine_jit
 def set_deal(st: np.ndarray, row: int, game: int) -> None:
     """The row declared (``row``, a row id) and its game (0..5 a contract, 6..9 Slalom / Guschti
@@ -465,7 +465,7 @@ def set_world(game: int, st: np.ndarray, hands: np.ndarray, dealer: int, filled:
         apply_declaration(st, PUSH, rp)
 
 
-# ---------------------------------------------------------------------------------- Python readers
+# Python readers
 def game_name(game: int) -> str | None:
     """The record format's name of a declared game ("D" ... "undenufe", "slalom_O" ...), None for -1."""
     if game < 0:

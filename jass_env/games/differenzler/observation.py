@@ -1,7 +1,7 @@
 """Differenzler observation encoding (version 1): what one seat may know, as a flat float32 vector.
 
-Used by the AEC environment (:mod:`jass_env.aec`) and the batched environment
-(:mod:`jass_env.vector`) for the games ``differenzler`` (n = 4 players, T = 9 tricks) and
+Used by the AEC environment (:mod:`jass_env.envs.aec`) and the batched environment
+(:mod:`jass_env.envs.vector`) for the games ``differenzler`` (n = 4 players, T = 9 tricks) and
 ``differenzler3`` (n = 3, T = 12); both call the compiled :func:`encode_observation`, so they cannot
 drift apart. The layout is sized by the game: the slices below, in this order, with the offsets of
 :func:`obs_slices`.
@@ -13,7 +13,7 @@ Points and predictions are divided by 157 (``spec.ROUND_POINTS``, a round's card
 ==============  ===========  ======  ==================================================================
 slice           offset 4/3   length  meaning
 ==============  ===========  ======  ==================================================================
-hand            0 / 0        36      1 for each card I hold (card ids of :mod:`jass_env.cards`)
+hand            0 / 0        36      1 for each card I hold (card ids of :mod:`jass_env.engine.cards`)
 played          36 / 36      n×36    cards each relative seat has played this round
 trick           180 / 144    n×36    the card each relative seat put on the current trick
 voids           324 / 252    n×4     relative seat × suit (D H S C): 1 = shown void in that suit

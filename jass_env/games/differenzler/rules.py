@@ -75,7 +75,7 @@ def pack(rules: Rules) -> list[int]:
             ZERO_BID_BONUSES.index(rules.zero_bid_bonus)]
 
 
-# ---------------------------------------------------------------------------------- the hooks
+# the hooks
 @engine_inline
 def begin_match(st: np.ndarray, rp: np.ndarray) -> None:
     """A game keeps nothing of Differenzler's own beyond the shared totals."""
@@ -151,7 +151,7 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-# ---------------------------------------------------------------------------------- the game's own
+# the game's own
 @engine_inline
 def set_trump(st: np.ndarray, suit: int, card: int) -> None:
     """Trump ``suit``, shown by ``card`` of the dealer's hand (-1: drawn, no card shown)."""

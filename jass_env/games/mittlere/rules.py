@@ -97,7 +97,7 @@ def hand_score(points: np.ndarray, tricks: np.ndarray, n_tricks: int, out: np.nd
 
 
 
-# ---------------------------------------------------------------------------------- the hooks
+# the hooks
 @engine_inline
 def begin_match(st: np.ndarray, rp: np.ndarray) -> None:
     """A game keeps nothing of Mittlere's own beyond the shared totals."""

@@ -54,7 +54,7 @@ from .._first_discard import rules as first_discard
 STATE_FIELDS: tuple[tuple[str, int], ...] = ()
 
 
-# ---------------------------------------------------------------------------------- the hooks
+# the hooks
 @engine_inline
 def begin_match(st: np.ndarray, rp: np.ndarray) -> None:
     """A game keeps nothing of Molotow's own beyond the shared totals."""
@@ -124,7 +124,7 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-# ---------------------------------------------------------------------------------- scoring
+# scoring
 #: rows of a table Weis buffer: runs and a four of a kind (player_weis), then the trump K + Q
 TABLE_WEIS_ROWS = MAX_WEIS + 1
 
@@ -197,7 +197,7 @@ def score_hand(st: np.ndarray, rp: np.ndarray) -> None:
         st[S_SCORE + p] = score
 
 
-# ---------------------------------------------------------------------------------- Python helpers
+# Python helpers
 def table_weis_list(cards: int, trump: int | None, rp: np.ndarray) -> list[tuple[int, int]]:
     """(points, cards mask) of each table Weis of one trick's cards (``trump`` None: not fixed)."""
     buf = np.zeros((TABLE_WEIS_ROWS, 3), dtype=np.int64)

@@ -65,7 +65,7 @@ class JasskitFormatError(ValueError):
     """A jass-kit observation, game state or log entry that cannot be read; says what is wrong."""
 
 
-# ------------------------------------------------------------------------------------ numbers
+# numbers
 def seat_from_jasskit(player: int) -> int:
     """Our seat of jass-kit's player (N=0 E=1 S=2 W=3 -> 0 3 2 1)."""
     return (-int(player)) % N_SEATS
@@ -96,7 +96,7 @@ def jasskit_trump_from_action(action: int) -> int:
     return int(action) - CONTRACT_OFFSET
 
 
-# ------------------------------------------------------------------------------------ reading JSON
+# reading JSON
 @dataclass(frozen=True)
 class JasskitTrick:
     """One trick of a jass-kit game, in our seats: leader, cards in play order, and (complete
@@ -213,7 +213,7 @@ def _card(value: Any, what: str) -> int:
     return c
 
 
-# ------------------------------------------------------------------------------------ positions
+# positions
 def position_from_jasskit(data: Any, rules: str | Rules | None = JASSKIT_RULES) -> SeatPosition:
     """The position of the observing seat (``playerView``) of a jass-kit observation JSON.
 

@@ -99,7 +99,7 @@ TIE_ROUNDS_BOUND = 10
 def layout_offsets(n: int, t: int) -> tuple:
     """The start of every slice of :data:`OBS_SLICES`, in order, for ``n`` seats and ``t``
     tricks, then the observation's length: Schieber's (n = 4, t = 9) are the offsets above,
-    Schieber for six (n = 6, t = 6) :mod:`jass_env.observation_schieber6`'s."""
+    Schieber for six's (n = 6, t = 6) follow from the same sizes."""
     played = 36
     trick = played + 36 * n
     voids = trick + 36 * n

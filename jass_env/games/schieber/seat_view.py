@@ -150,7 +150,7 @@ class SeatPosition:
         return {"observation": self.observation(), "action_mask": self.action_mask()}
 
 
-# ------------------------------------------------------------------------------------ building
+# building
 def seat_position(rules: str | Rules | None, seat: int, hand: Iterable[int | str] | int, *, dealer: int,
                   pushed: bool = False, contract: int | str | None = None,
                   plays: Sequence[int | str] = (), weis: Iterable[Mapping[str, Any]] = (),
@@ -390,7 +390,7 @@ def _engine(rules: Rules) -> GameEngine:
     return for_game(rules.spec.kind)
 
 
-# ------------------------------------------------------------------------------------ parsing
+# parsing
 def _seat(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < N_SEATS:
         raise SeatViewError(f"{what} must be a player 0..3, got {value!r}")

@@ -1,7 +1,7 @@
 """Sidi-Jass for two: the observation encoding (version 1), what one seat may know, as flat float32.
 
-Used by the AEC environment (:mod:`jass_env.aec`) and the batched environment
-(:mod:`jass_env.vector`) for ``sidi`` (n = 2 players, T = 18 tricks); both call the compiled
+Used by the AEC environment (:mod:`jass_env.envs.aec`) and the batched environment
+(:mod:`jass_env.envs.vector`) for ``sidi`` (n = 2 players, T = 18 tricks); both call the compiled
 :func:`encode_observation`. Seats are *relative to the observer*: relative seat 0 is me, 1 the
 opponent. Points and Weis are divided by 157 (``spec.ROUND_POINTS``).
 

@@ -247,7 +247,7 @@ def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     return st[S_FOREHAND]
 
 
-# ---------------------------------------------------------------------------------- readers
+# readers
 @engine_inline
 def stock_card(st: np.ndarray, i: int) -> int:
     """The ``i``-th card of the Sidi stock as dealt (0 = top, STOCK_SIZE - 1 = the face-up
@@ -295,7 +295,7 @@ def known_cards(st: np.ndarray, player: int) -> int:
     return known & ~st[S_PLAYED + player]
 
 
-# ---------------------------------------------------------------------------------- positions
+# positions
 def set_stock(st: np.ndarray, stock: list[int] | np.ndarray, rp: np.ndarray) -> None:
     """Replace the stock of a Sidi round that has just started (no action taken) by ``stock``:
     the 20 card ids not dealt, top first, the face-up trump card last. Trump, Weis and the Stöck
