@@ -1,4 +1,4 @@
-"""Throughput and memory of the batched environment (jass_env.vector), with the AEC env for scale.
+"""Throughput and memory of the batched environment (jass_env.envs.vector), with the AEC env for scale.
 
     python benchmarks/vector.py [--seconds 2.0] [--rules schieber] [--differenzler differenzler]
                                 [--no-parallel]
@@ -6,7 +6,7 @@
 One *decision* is one action of one game. Each measurement runs ``env.step(env.sample_actions())``
 (random legal actions drawn in compiled code; observations, masks, rewards and auto-resets
 included) for about ``--seconds`` after a warm-up, at num_envs = 1, 64, 1024, 16384, with
-``check_actions`` on and off. The AEC rate is random legal play through ``jass_env.aec.raw_env``
+``check_actions`` on and off. The AEC rate is random legal play through ``jass_env.envs.aec.raw_env``
 with the observation read by ``env.last()`` each decision.
 
 Memory: ``bytes_per_game`` sums the nbytes of every array the env holds per game

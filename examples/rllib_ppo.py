@@ -12,11 +12,11 @@ simplest; ``.ci/rllib`` builds one)::
 
 What it wires together
     * :class:`JassMultiAgentEnv`: a thin, turn-based RLlib ``MultiAgentEnv`` around the PettingZoo
-      AEC environment (:class:`jass_env.aec.raw_env`). Only the agent to move appears in the
+      AEC environment (:class:`jass_env.envs.aec.raw_env`). Only the agent to move appears in the
       observation dict. It renames the observation keys to the ones RLlib's
       ``ActionMaskingTorchRLModule`` expects: ``{"observations": float32[OBS_DIM],
       "action_mask": float32[43]}`` (ours are ``"observation"`` and an int8 mask). Rewards of every
-      step (all four seats, :mod:`jass_env.rewards`) are held back per seat and handed to a seat
+      step (all four seats, :mod:`jass_env.envs.rewards`) are held back per seat and handed to a seat
       with its next observation, or with the final observations when the round ends, so each
       seat's return is exactly its reward sum.
     * Random opponents (``--random-opponents F``, env config ``random_opponents``; default 0:
@@ -45,7 +45,7 @@ At the end of a run the checkpoint it wrote is reloaded and played greedily agai
 ``--eval-deals`` duplicate deals (:func:`agents.evaluation.duplicate.evaluate_pair`); the points per hand with
 their 95 % interval are the strength figure (the self-play returns above stay near 0 by design).
 
-On a Ray cluster (README, "RLlib (Ray): training beyond one machine", has the commands) every node
+On a Ray cluster (docs/integrations.md, "On a Ray cluster", has the commands) every node
 that hosts env runners must import this package and its engine's dependencies (numba, gymnasium,
 pettingzoo): submit with ``ray job submit --working-dir .`` from the repository root, which ships
 the source to every node, or install the project on every node. Before building the algorithm the
@@ -88,7 +88,7 @@ try:
 except ImportError as exc:  # the optional extra is missing
     if __name__ == "__main__":
         sys.exit(f"error: {exc.name} is not installed; RLlib support is an optional extra: "
-                 "pip install torch==2.13.0 -e '.[rllib]' (see README, section RLlib)")
+                 "pip install torch==2.13.0 -e '.[rllib]' (see docs/integrations.md, section RLlib)")
     raise
 
 from agents.base import Agent, Observation
@@ -119,9 +119,9 @@ ROUND_STEPS = 38
 EVAL_OPPONENT = "random"
 
 
-# ---------------------------------------------------------------------------------- environment
+# environment
 class JassMultiAgentEnv(MultiAgentEnv):
-    """Turn-based RLlib multi-agent view of :class:`jass_env.aec.raw_env`.
+    """Turn-based RLlib multi-agent view of :class:`jass_env.envs.aec.raw_env`.
 
     ``config`` (RLlib's ``env_config``) takes the keywords of ``raw_env``: ``rules`` (preset name),
     ``rule_overrides`` (dict), ``episode`` ("round" or "match"), ``reward`` ("points", "win",
@@ -206,7 +206,7 @@ class JassMultiAgentEnv(MultiAgentEnv):
             self._step_aec(int(action))
 
 
-# ---------------------------------------------------------------------------------- metrics
+# metrics
 class TeamReturnCallback(RLlibCallback):
     """Logs per-team and per-seat episode returns (the all-seat sum is 0 in this zero-sum game).
 
@@ -234,7 +234,7 @@ class TeamReturnCallback(RLlibCallback):
             metrics_logger.log_value(key, value, reduce="mean", window=100)
 
 
-# ---------------------------------------------------------------------------------- config
+# config
 def _make_env(config: dict[str, Any]) -> JassMultiAgentEnv:
     return JassMultiAgentEnv(dict(config))
 
@@ -385,7 +385,7 @@ def set_torch_threads(algo: Any, threads: int) -> list[int]:
     return [apply(), *algo.env_runner_group.foreach_env_runner(apply, local_env_runner=False)]
 
 
-# ---------------------------------------------------------------------------------- results
+# results
 def summarize(result: dict[str, Any]) -> dict[str, float]:
     """Iteration summary: ``team_0_return``, ``seat_<i>_return``, ``vs_random_return`` (NaN before
     the first finished episode of its kind), ``env_steps`` (sampled this iteration),
@@ -458,7 +458,7 @@ def strength_line(summary: dict[str, Any]) -> str:
             f"{summary['elapsed_seconds']:.0f} s")
 
 
-# ---------------------------------------------------------------------------------- CLI
+# CLI
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:

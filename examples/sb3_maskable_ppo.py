@@ -3,7 +3,7 @@
     pip install -e ".[sb3]"        # stable-baselines3 and sb3-contrib
     python examples/sb3_maskable_ppo.py --timesteps 50000 --opponents heuristic --save runs/sb3/jass.zip
 
-The learner plays through :class:`jass_env.wrappers.JassGymEnv` with ``flat=True``: the observation
+The learner plays through :class:`jass_env.envs.gym.JassGymEnv` with ``flat=True``: the observation
 is the ``float32[OBS_DIM]`` vector (SB3's ``MlpPolicy``) and the legal actions come from the env's
 ``action_masks()`` method, which MaskablePPO queries before every step. The other three seats act
 *inside* the environment, so one Gymnasium step is one decision of the learner, and its reward is

@@ -3,7 +3,7 @@
     pip install -e ".[tianshou]"   # tianshou 2.x
     python examples/tianshou_ppo.py --timesteps 100000 --save runs/tianshou/jass.pt
 
-The PettingZoo AEC environment (:func:`jass_env.aec.env`) is wrapped in Tianshou's
+The PettingZoo AEC environment (:func:`jass_env.envs.aec.env`) is wrapped in Tianshou's
 ``PettingZooEnv``; Tianshou's ``MultiAgentOnPolicyAlgorithm`` holds one PPO learner per seat and
 dispatches every transition to the learner of the seat that acted. The four learners share one
 actor and one critic network (one policy for the whole table), so every seat's experience trains
