@@ -28,6 +28,10 @@ first_leader           who led trick 1
 encode_observation     a seat's observation (float32)
 encode_state           the full-information state from a seat (float32)
 =====================  =======================================================================
+
+The hooks called on every decision (``legal_actions``, ``before_card``, ``trick_values``,
+``encode_observation``) are inlined into their callers; the others stay calls, which keeps a
+game's compile time down (``benchmarks/engine.py`` and ``benchmarks/compile.py`` measure both).
 """
 
 from __future__ import annotations
@@ -147,7 +151,7 @@ def _begin_round(game, st, rp):  # noqa: ANN001, ANN202
     return lambda game, st, rp: impl(st, rp)
 
 
-@overload(legal_actions)
+@overload(legal_actions, inline="always")
 def _legal_actions(game, st, rp):  # noqa: ANN001, ANN202
     impl = _hook(game, "legal_actions")
     return lambda game, st, rp: impl(st, rp)
@@ -159,7 +163,7 @@ def _apply_action(game, st, action, rp):  # noqa: ANN001, ANN202
     return lambda game, st, action, rp: impl(st, action, rp)
 
 
-@overload(before_card)
+@overload(before_card, inline="always")
 def _before_card(game, st, player, card, rp):  # noqa: ANN001, ANN202
     impl = _hook(game, "before_card")
     return lambda game, st, player, card, rp: impl(st, player, card, rp)
@@ -171,7 +175,7 @@ def _after_card(game, st, player, card, rp):  # noqa: ANN001, ANN202
     return lambda game, st, player, card, rp: impl(st, player, card, rp)
 
 
-@overload(trick_values)
+@overload(trick_values, inline="always")
 def _trick_values(game, st, trick, rp):  # noqa: ANN001, ANN202
     impl = _hook(game, "trick_values")
     return lambda game, st, trick, rp: impl(st, trick, rp)
@@ -195,7 +199,7 @@ def _first_leader(game, st, rp):  # noqa: ANN001, ANN202
     return lambda game, st, rp: impl(st, rp)
 
 
-@overload(encode_observation)
+@overload(encode_observation, inline="always")
 def _encode_observation(game, st, observer, rp, out):  # noqa: ANN001, ANN202
     impl = _hook(game, "encode_observation", observation=True)
     return lambda game, st, observer, rp, out: impl(st, observer, rp, out)

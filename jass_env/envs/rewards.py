@@ -104,19 +104,19 @@ def step_with_rewards(game: int, st: np.ndarray, action: int, rp: np.ndarray, ki
                       scale: float, out: np.ndarray) -> None:
     """Apply a legal ``action`` and write every player's reward for it into ``out`` (one entry
     per player of the game); ``sign`` and ``scale`` from :func:`reward_facts`."""
+    before = state.score_of(st, 0) - state.score_of(st, 1)
+    apply_action(game, st, action, rp)
     if state.n_sides(rp) == 2:
-        _two_sides_step(game, st, action, rp, kind, sign, scale, out)
+        _two_sides_rewards(st, rp, kind, sign, scale, before, out)
     else:
-        _table_step(game, st, action, rp, kind, sign, scale, out)
+        _table_rewards(st, rp, kind, sign, scale, out)
 
 
 @engine_inline
-def _two_sides_step(game: int, st: np.ndarray, action: int, rp: np.ndarray, kind: int, sign: float,
-                    scale: float, out: np.ndarray) -> None:
+def _two_sides_rewards(st: np.ndarray, rp: np.ndarray, kind: int, sign: float, scale: float, before: int,
+                       out: np.ndarray) -> None:
     """Two sides (two teams, or two players alone): side 0 (the even seats) gets ``r``, side 1 (the
-    odd seats) ``-r``, ``r`` from the difference of the sides' scores."""
-    before = state.score_of(st, 0) - state.score_of(st, 1)
-    apply_action(game, st, action, rp)
+    odd seats) ``-r``, ``r`` from the difference of the sides' scores (``before`` the action's)."""
     after = state.score_of(st, 0) - state.score_of(st, 1)
     r = 0.0
     if kind == REWARD_TRICKS:
@@ -135,11 +135,10 @@ def _two_sides_step(game: int, st: np.ndarray, action: int, rp: np.ndarray, kind
 
 
 @engine_inline
-def _table_step(game: int, st: np.ndarray, action: int, rp: np.ndarray, kind: int, sign: float,
-                scale: float, out: np.ndarray) -> None:
+def _table_rewards(st: np.ndarray, rp: np.ndarray, kind: int, sign: float, scale: float,
+                   out: np.ndarray) -> None:
     """Everyone alone against the table: rewards when a hand (or the game) ends; ``sign`` +1 when a
     higher score is better, −1 when lower is; ``scale`` divides the "points" reward."""
-    apply_action(game, st, action, rp)
     n = state.n_players(rp)
     for p in range(n):
         out[p] = 0.0

@@ -2,12 +2,12 @@
 
 Two teams (``pairs``: 0 & 2 against 1 & 3; Schieber for six ``alternate``: 0, 2, 4 against 1, 3,
 5). Forehand names a contract or pushes to his partner (the next player of his team), who must
-name one (docs/games/schieber.md "Contract choice"); Weis are declared automatically when the
-contract is named and the best team's score with trick 1 (docs/rules.md "Weis"); Stöck is credited
-when the second of trump K and Q is played (docs/rules.md "Stöck"); a team taking every trick gets
-the Match bonus; everything is multiplied by the contract's multiplier; a match ends at the target
-(official finish: the moment a team reaches it, so the order Stöck – Weis – tricks decides) or
-after a fixed number of rounds.
+name one (docs/games/schieber.md "Players, deal and contract choice"); Weis are declared
+automatically when the contract is named and the best team's score with trick 1 (docs/rules.md
+"Weis"); Stöck is credited when the second of trump K and Q is played (docs/rules.md "Stöck");
+a team taking every trick gets the Match bonus; everything is multiplied by the contract's
+multiplier; a match ends at the target (official finish: the moment a team reaches it, so the
+order Stöck – Weis – tricks decides) or after a fixed number of rounds.
 
 The engine's hooks (:mod:`jass_env.engine.hooks`) come first; Sidi-Jass and Coiffeur score with
 :func:`credit`, :func:`decide_weis` and :func:`show_stoeck` as they are.
