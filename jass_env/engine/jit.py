@@ -131,5 +131,9 @@ event.register("numba:compile", AnnounceCompilation(CACHE_DIR))
 engine_jit = njit(cache=True, error_model="numpy", _nrt=False)
 #: the same for the small functions of the hot path, copied into each caller
 engine_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-#: compiled functions that allocate (arrays, tuples of arrays)
+#: compiled functions that allocate (arrays, tuples of arrays), and the entry points Python calls:
+#: numpy's error model there too, since the engine functions inlined into them take the caller's
+#: (Python's error model checks every division, about 15 % of a batched step)
 compiled = njit(cache=True, error_model="numpy")
+#: the same for entry points whose loop numba splits over threads (``prange``)
+compiled_parallel = njit(cache=True, error_model="numpy", parallel=True)

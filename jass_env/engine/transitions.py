@@ -29,7 +29,6 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from . import hooks
 from .card_play import STRENGTH, legal_given_winner, shows_void, trick_winner_position
@@ -398,47 +397,47 @@ def for_game(game: int) -> GameEngine:
     """The compiled entry points of the engine for the game numbered ``game``: each is compiled
     (or loaded from the cache) on its first call, with that game's rules and no other's."""
 
-    @njit(cache=True)
+    @compiled
     def start_round_(st, hands, dealer, rp):  # noqa: ANN001, ANN202
         start_round(game, st, hands, dealer, rp)
 
-    @njit(cache=True)
+    @compiled
     def deal_round_(st, dealer, rp):  # noqa: ANN001, ANN202
         deal_round(game, st, dealer, rp)
 
-    @njit(cache=True)
+    @compiled
     def reset_match_(st, is_match, rp):  # noqa: ANN001, ANN202
         reset_match(game, st, is_match, rp)
 
-    @njit(cache=True)
+    @compiled
     def next_round_(st, rp):  # noqa: ANN001, ANN202
         next_round(game, st, rp)
 
-    @njit(cache=True)
+    @compiled
     def first_leader_(st, rp):  # noqa: ANN001, ANN202
         return first_leader(game, st, rp)
 
-    @njit(cache=True)
+    @compiled
     def legal_set_(st, rp):  # noqa: ANN001, ANN202
         return legal_set(game, st, rp)
 
-    @njit(cache=True)
+    @compiled
     def legal_actions_(st, rp):  # noqa: ANN001, ANN202
         return legal_actions(game, st, rp)
 
-    @njit(cache=True)
+    @compiled
     def apply_action_(st, action, rp):  # noqa: ANN001, ANN202
         apply_action(game, st, action, rp)
 
-    @njit(cache=True)
+    @compiled
     def start_episode_(st, rp, is_match, dealer):  # noqa: ANN001, ANN202
         start_episode(game, st, rp, is_match, dealer)
 
-    @njit(cache=True)
+    @compiled
     def episode_over_(st, rp):  # noqa: ANN001, ANN202
         return episode_over(game, st, rp)
 
-    @njit(cache=True)
+    @compiled
     def play_random_rounds_(n_rounds, seed, rp, size):  # noqa: ANN001, ANN202
         """Deal and play ``n_rounds`` rounds with random legal actions on a fresh state of ``size``;
         the summed score per side (length MAX_SIDES)."""
@@ -448,7 +447,7 @@ def for_game(game: int) -> GameEngine:
         play_random_rounds_into(game, st, n_rounds, rp, total)
         return total
 
-    @njit(cache=True)
+    @compiled
     def action_mask_(st, rp, out):  # noqa: ANN001, ANN202
         bits, block = legal_set(game, st, rp)
         write_legal_mask(bits, block, out)

@@ -64,7 +64,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from numba import njit, typeof
+from numba import typeof
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -72,6 +72,7 @@ from jass_env.engine import hooks
 from jass_env.engine import state as engine_state
 from jass_env.engine.cards import PHASE_ACTION_OFFSET
 from jass_env.engine.deal import seed_to_rng_state
+from jass_env.engine.jit import compiled
 from jass_env.engine.spec import SPECS
 from jass_env.engine.state import StateView, new_state, state_size
 from jass_env.engine.switches import Rules, RulesError
@@ -112,13 +113,13 @@ class Steps(NamedTuple):
 def compiled_steps(game: int) -> Steps:
     """The compiled steps of the game numbered ``game`` (its rules compiled in, no other's)."""
 
-    @njit(cache=True)
+    @compiled
     def reset(st, rp, is_match):  # noqa: ANN001, ANN202
         start_episode(game, st, rp, is_match, -1)
         bits, block = legal_set(game, st, rp)
         return engine_state.to_move(st), bits, block
 
-    @njit(cache=True)
+    @compiled
     def step(st, action, rp, kind, sign, scale, rewards):  # noqa: ANN001, ANN202
         step_with_rewards(game, st, action, rp, kind, sign, scale, rewards)
         nonzero = False
@@ -129,18 +130,18 @@ def compiled_steps(game: int) -> Steps:
         bits, block = legal_set(game, st, rp)
         return engine_state.to_move(st), bits, block, nonzero
 
-    @njit(cache=True)
+    @compiled
     def legal(st, rp):  # noqa: ANN001, ANN202
         return legal_set(game, st, rp)
 
-    @njit(cache=True)
+    @compiled
     def observe(st, observer, rp, with_mask, obs, mask):  # noqa: ANN001, ANN202
         hooks.encode_observation(game, st, observer, rp, obs)
         if with_mask:
             bits, block = legal_set(game, st, rp)
             write_legal_mask(bits, block, mask)
 
-    @njit(cache=True)
+    @compiled
     def full_state(st, observer, rp, out):  # noqa: ANN001, ANN202
         hooks.encode_state(game, st, observer, rp, out)
 

@@ -46,12 +46,12 @@ from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from jass_env.engine import hooks, state
 from jass_env.engine.cards import PHASE_ACTION_OFFSET, popcount
 from jass_env.engine.deal import seed_to_rng_state, xorshift32
-from jass_env.engine.jit import engine_inline, engine_jit
+from jass_env.engine.jit import compiled, compiled_parallel, engine_inline, engine_jit
 from jass_env.engine.state import state_size
 from jass_env.engine.switches import Rules
 from jass_env.engine.transitions import (
@@ -200,7 +200,7 @@ def _sample_batch(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np
         _sample_one(i, legal, block, rng, out)
 
 
-@njit(cache=True, parallel=True)
+@compiled_parallel
 def _sample_batch_parallel(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
     for i in prange(legal.shape[0]):
         _sample_one(i, legal, block, rng, out)
@@ -224,7 +224,7 @@ def kernels(game: int) -> Kernels:
     after the first illegal action (with ``check``) or one outside the game's actions (without) is
     looked for; they return that game's index and step no game, or -1."""
 
-    @njit(cache=True)
+    @compiled
     def reset(states, rng, dealers, rp, is_match, obs, mask, seat, legal, block, state_out,  # noqa: ANN001, ANN202
               want_state):
         for i in range(states.shape[0]):
@@ -234,12 +234,12 @@ def kernels(game: int) -> Kernels:
             start_episode(game, st, rp, is_match, dealers[i])
             _observe(game, st, rp, i, obs, mask, seat, legal, block, state_out, want_state)
 
-    @njit(cache=True)
+    @compiled
     def observe(states, rp, obs, mask, seat, legal, block, state_out, want_state):  # noqa: ANN001, ANN202
         for i in range(states.shape[0]):
             _observe(game, states[i], rp, i, obs, mask, seat, legal, block, state_out, want_state)
 
-    @njit(cache=True)
+    @compiled
     def step(states, actions, rp, kind, sign, scale, is_match, obs, mask, seat, legal, block,  # noqa: ANN001, ANN202
              rew, done, final_score, winner, state_out, want_state, check):
         bad = _first_illegal(legal, block, actions) if check else _first_out_of_range(actions, mask.shape[1])
@@ -250,7 +250,7 @@ def kernels(game: int) -> Kernels:
                       block, rew, done, final_score, winner, state_out, want_state)
         return -1
 
-    @njit(cache=True, parallel=True)
+    @compiled_parallel
     def step_parallel(states, actions, rp, kind, sign, scale, is_match, obs, mask, seat, legal,  # noqa: ANN001, ANN202
                       block, rew, done, final_score, winner, state_out, want_state, check):
         bad = _first_illegal(legal, block, actions) if check else _first_out_of_range(actions, mask.shape[1])
@@ -261,13 +261,13 @@ def kernels(game: int) -> Kernels:
                       block, rew, done, final_score, winner, state_out, want_state)
         return -1
 
-    @njit(cache=True)
+    @compiled
     def encode_states(states, rp, out):  # noqa: ANN001, ANN202
         for i in range(states.shape[0]):
             st = states[i]
             hooks.encode_state(game, st, state.to_move(st), rp, out[i])
 
-    @njit(cache=True)
+    @compiled
     def encode_seats(states, rp, out, want_state):  # noqa: ANN001, ANN202
         for i in range(states.shape[0]):
             st = states[i]

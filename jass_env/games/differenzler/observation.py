@@ -129,7 +129,6 @@ def _state_extra(spec: GameSpec) -> int:
     return 36 * spec.players + spec.players
 
 
-#: per game: the slice table, name -> slice, and the observation and state lengths
 #: the layout of each spec of the game
 LAYOUTS = Layouts(_offsets, _SLICE_MEANINGS, _state_extra)
 
