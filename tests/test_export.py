@@ -27,7 +27,7 @@ from agents.export import (  # noqa: E402
 )
 from agents.network import CheckpointError, PolicyNet, load_policy  # noqa: E402
 from agents.onnx_policy import OnnxModelError, OnnxPolicyAgent  # noqa: E402
-from agents.policy import DEFAULT_CHECKPOINT, PolicyAgent, write_random_checkpoint  # noqa: E402
+from agents.policy import DEFAULT_CHECKPOINT, SHIPPED_CHECKPOINTS, PolicyAgent, write_random_checkpoint  # noqa: E402
 from agents.registry import AgentSpecError, make_agent  # noqa: E402
 from agents.trained_for import RulesMismatchWarning, trained_for  # noqa: E402
 from jass_env import PRESETS, REGISTRY, Round, make_rules  # noqa: E402
@@ -156,13 +156,17 @@ def test_cli_exports_and_verifies(exported, tmp_path, capsys) -> None:
     assert OnnxPolicyAgent(out).act(_obs(Round(seed=4))) in Round(seed=4).legal_actions()
 
 
-@pytest.mark.skipif(not DEFAULT_CHECKPOINT.exists(), reason="no shipped policy")
-def test_cli_exports_and_verifies_the_shipped_policy(tmp_path, capsys) -> None:
-    # its float32 logits reach about 50, so onnxruntime and torch differ by rounding of ~2e-5
-    out = tmp_path / "default.onnx"
-    assert main([str(DEFAULT_CHECKPOINT), "--onnx", str(out)]) == 0, capsys.readouterr().err
+@pytest.mark.parametrize("spec", sorted(SHIPPED_CHECKPOINTS))
+def test_cli_exports_and_verifies_every_shipped_policy(spec: str, tmp_path, capsys) -> None:
+    """Every game's shipped policy exports with its own layout, and onnxruntime gives torch's
+    logits (float32 logits of the shipped policies reach about 50: rounding of ~2e-5)."""
+    checkpoint = SHIPPED_CHECKPOINTS[spec]
+    out = tmp_path / f"{spec}.onnx"
+    assert main([str(checkpoint), "--onnx", str(out)]) == 0, capsys.readouterr().err
     text = capsys.readouterr().out
     assert "verified: onnxruntime matches torch" in text and "argmax differs in 0 row(s)" in text
+    agent = OnnxPolicyAgent(out, rules=spec)
+    assert (agent.obs_dim, agent.n_actions) == (obs_dim(make_rules(spec)), make_rules(spec).spec.n_actions)
 
 
 def _logit_rows() -> tuple[np.ndarray, np.ndarray]:
