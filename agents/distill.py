@@ -13,12 +13,14 @@ from .training.yaml_config import ConfigError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run (or resume) the expert iteration of ``--config`` with its overrides; 2 on a bad config,
-    label file or checkpoint (the error on stderr), else 0."""
+    """Run (or resume) the expert iteration of ``--config`` with its overrides; 2 on a missing or bad
+    config, label file or checkpoint (the error on stderr), else 0. The config is never implied: a
+    bare command prints the usage instead of starting an hour-long run."""
     ap = argparse.ArgumentParser(prog="python -m agents.distill",
                                  description=distill.__doc__.split("\n\n")[0])
-    ap.add_argument("--config", help="YAML config (configs/distill.yaml); keys: agents/search/distill.py "
-                    "DistillConfig")
+    ap.add_argument("--config", required=True,
+                    help="YAML config, e.g. configs/distill.yaml (the shipped policy's run, about 70 minutes "
+                    "with two workers); keys: agents/search/distill.py DistillConfig")
     ap.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, values as YAML")
     args = ap.parse_args(argv)
     try:

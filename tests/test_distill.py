@@ -142,8 +142,18 @@ def test_the_shipped_config_is_valid():
 
 
 def test_the_command_line_names_a_bad_key_and_what_is_allowed(capsys):
-    assert main(["wolds=10"]) == 2
+    config = str(ROOT / "configs" / "distill.yaml")
+    assert main(["--config", config, "wolds=10"]) == 2
     err = capsys.readouterr().err
     assert "unknown config key 'wolds'" in err and "worlds" in err
-    assert main(["target=argmax"]) == 2
+    assert main(["--config", config, "target=argmax"]) == 2
     assert "one of best, expected" in capsys.readouterr().err
+
+
+def test_a_bare_command_prints_the_usage_and_starts_no_run(capsys, monkeypatch):
+    started = []
+    monkeypatch.setattr("agents.search.distill.run", started.append)
+    with pytest.raises(SystemExit) as exit_:
+        main([])
+    assert exit_.value.code == 2 and started == []
+    assert "--config" in capsys.readouterr().err

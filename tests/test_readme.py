@@ -32,6 +32,9 @@ PROGRAMS = ("python", "python3", "pip", "pip3", "tensorboard", "pytest", "ray", 
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]{2,}\b")
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 COMMAND_TIMEOUT_S = 120
+# the options by which a command names a file or folder it writes; every output goes under runs/
+OUTPUT_OPTIONS = ("--out", "-o", "--onnx", "--save", "--log", "--record", "--checkpoint-dir")
+OUTPUTS_FOLDER = "runs/"
 # exit status and last output line the docs promise for the shipped record file (docs/records.md)
 RECORDS_CHECK_RESULT = (1, "2 records, 1 disagree")
 
@@ -82,6 +85,17 @@ def test_every_command_names_its_program_through_the_virtual_environment(command
         assert not PLACEHOLDER.search(step), f"README command {command!r} has a placeholder"
         if step.startswith(".ci/"):
             assert (ROOT / step.split()[0]).is_file(), f"{step!r}: no such script"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_writes_its_outputs_under_runs(command):
+    """The README's commands leave nothing in the repository but under ``runs/`` (ignored by git)."""
+    words = shlex.split(command)
+    outputs = [value for option, value in zip(words, words[1:]) if option in OUTPUT_OPTIONS]
+    outputs += [w.split("=", 1)[1] for w in words if w.startswith(("run_dir=", "--out=", "--save="))]
+    for path in outputs:
+        assert path.startswith(OUTPUTS_FOLDER), (
+            f"README command {command!r} writes {path!r}; write outputs under {OUTPUTS_FOLDER}")
 
 
 def is_cheap(command: str) -> bool:

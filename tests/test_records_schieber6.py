@@ -1,4 +1,4 @@
-"""Records of Schieber for six (docs/records.md): RULES.md's Schieber fields with 6 hands of 6
+"""Records of Schieber for six (docs/records.md): the Schieber fields of a record with 6 hands of 6
 cards and 6 tricks of 6 plays, written by the engine and checked by replay; ``declarer`` after a
 push is forehand + 2; ``points`` and ``score`` per team ({0, 2, 4}, {1, 3, 5}).
 """
