@@ -4,7 +4,9 @@ Expected values come from the rules text: the H row (x4) with 97 points writes 3
 defenders nothing; a Match in the U row (x6) writes 257 x 6 = 1542; a Kontermatsch in the O row
 (x5) writes 0, or -500 with ``kontermatsch_penalty=100``; in Slalom from Undenufe trick 2 is ranked
 as Obenabe and its cards count with Undenufe's values (a ♠6 counts 11); the forced declaration;
-a game of 2 x rows deals in which each team fills each row once. Card values are the rules' table
+with ``coiffeur_weis="except_joker"`` the declaring team's Weis (if it wins the contest) and Stöck
+count times the factor, a defender's never, and neither in a Joker row; a game of 2 x rows deals
+in which each team fills each row once. Card values are the rules' table
 (docs/rules.md "The deck"), written out here.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import deal
 
 from jass_env import IllegalActionError, Match, Round, make_rules
 from jass_env.engine.cards import ALL_CARDS_MASK, card_id, mask_of, names_of
@@ -263,23 +266,75 @@ def test_slalom_trick_values_total_157_in_the_starting_direction() -> None:
                for i, t in enumerate(r.tricks))
 
 
-# Weis
-def test_coiffeur_weis_except_joker_counts_the_declarers_weis_times_the_factor() -> None:
-    # player 0 holds the run H6 H7 H8 (20) and four Jacks (200); the others get every third card
-    # of the rest, so no run of three and no four of a kind (no Weis); S row x1
+# Weis and Stöck: with coiffeur_weis = "except_joker" the declaring team adds its Weis (if it wins
+# the Weis contest) and its Stöck to its card points before the factor, in every row but the Joker rows
+ROW_FACTOR = {"S": 1, "H": 4, "Joker-1": 7, "Joker-2": 8}
+
+
+def declared_and_played(hands: list[list[str]], row: str, trump: str, **switches) -> Round:
+    """Player 0 (forehand, dealer 3) declares ``row`` (a trump row, or a Joker row played as
+    ``trump``); every card the lowest legal."""
+    r = Round(make_rules("coiffeur", **switches), hands=hands, dealer=3)
+    r.step(joker(int(row[-1]) - 1, trump) if row.startswith("Joker") else DECLARE[row])
+    assert r.row == row and r.factor == ROW_FACTOR[row] and r.contract == trump
+    return play_lowest(r)
+
+
+def card_row(r: Round) -> int:
+    """The row as the card points alone write it: factor x (points + the Match bonus)."""
+    assert r.match_team != 1                              # no Kontermatsch in these deals
+    bonus = 100 if r.match_team == 0 else 0
+    return r.factor * (team_points_by_rules(r, 0, r.contract) + bonus)
+
+
+def _weis_hands() -> list[list[str]]:
+    """Player 0 holds the run H6 H7 H8 (20) and four Jacks (200); the others get every third card
+    of the rest, so no run of three and no four of a kind (no Weis)."""
     mine = ["H6", "H7", "H8", "DJ", "HJ", "SJ", "CJ", "D6", "S8"]
     rest = names_of(ALL_CARDS_MASK & ~mask_of([card_id(c) for c in mine]))
-    hands = [mine, rest[0::3], rest[1::3], rest[2::3]]
-    for weis, joker_row in (("except_joker", False), ("off", False), ("except_joker", True)):
-        r = Round(make_rules("coiffeur", coiffeur_weis=weis), hands=hands, dealer=3)
-        r.step(joker(0, "S") if joker_row else DECLARE["S"])
-        play_lowest(r)
-        factor = 7 if joker_row else 1
-        points = team_points_by_rules(r, 0, "S")
-        weis_points = 220 if weis == "except_joker" and not joker_row else 0
-        bonus = 100 if r.match_team == 0 else 0
-        assert r.match_team != 1
-        assert r.row_score == factor * (points + weis_points + bonus)
+    return [mine, rest[0::3], rest[1::3], rest[2::3]]
+
+
+@pytest.mark.parametrize(("weis", "row", "counted"), [
+    ("except_joker", "S", 220),
+    ("off", "S", 0),
+    ("except_joker", "Joker-1", 0),
+    ("except_joker", "Joker-2", 0),                       # no Joker row counts Weis, the second neither
+])
+def test_coiffeur_weis_except_joker_counts_the_declarers_weis_times_the_factor(weis, row, counted) -> None:
+    r = declared_and_played(_weis_hands(), row, "S", coiffeur_weis=weis)
+    assert r.row_score == card_row(r) + r.factor * counted
+
+
+def test_the_defenders_weis_win_the_contest_and_the_declarers_write_no_weis() -> None:
+    """Defender 1 holds four Jacks (200), declarer 0 only the run H6 H7 H8 (20): the defenders'
+    Weis are better, the declaring team adds none and the defenders write nothing."""
+    hands = deal({0: ["H6", "H7", "H8"], 1: ["DJ", "HJ", "SJ", "CJ"]}, seed=2)
+    r = declared_and_played(hands, "S", "S", coiffeur_weis="except_joker")
+    assert r.weis_team == 1
+    assert r.row_score == card_row(r)
+    assert all(v is None for v in r.sheets[1].values())
+
+
+@pytest.mark.parametrize(("holder", "row", "counted"), [
+    (0, "H", 20),                                         # the declarer's own Stöck
+    (2, "H", 20),                                         # his partner's: the declaring team's
+    (1, "H", 0),                                          # a defender's Stöck: the defenders write nothing
+    (3, "H", 0),
+    (0, "Joker-1", 0),                                    # no Stöck in the Joker rows
+    (0, "Joker-2", 0),
+])
+def test_only_the_declaring_teams_stoeck_counts_and_not_in_a_joker_row(holder, row, counted) -> None:
+    """Trump ♥; ``holder`` is dealt ♥K ♥Q, nobody holds a Weis. The same deal played the same way
+    with Stöck worth 20 and worth 0 writes rows that differ by the factor x the declaring team's
+    Stöck only (the H row x4: 80)."""
+    hands = deal({holder: ["HK", "HQ"]}, seed=holder)
+    with_stoeck = declared_and_played(hands, row, "H", coiffeur_weis="except_joker", stoeck=20)
+    without = declared_and_played(hands, row, "H", coiffeur_weis="except_joker", stoeck=0)
+    assert with_stoeck.tricks == without.tricks and with_stoeck.weis_team is None
+    assert without.row_score == card_row(without)
+    assert with_stoeck.row_score == without.row_score + with_stoeck.factor * counted
+    assert all(v is None for v in with_stoeck.sheets[1].values())
 
 
 # the game
@@ -291,8 +346,8 @@ def test_a_game_fills_every_row_of_both_sheets_exactly_once(preset: str) -> None
     written: list[tuple[int, str]] = []
     while not m.is_over:
         m.step(int(rng.choice(m.legal_actions())))
-    for deal in m.finished_rounds:
-        written.append((deal.declarer % 2, deal.row))
+    for finished in m.finished_rounds:
+        written.append((finished.declarer % 2, finished.row))
     rows = SHEET_ROWS[rules.game]
     assert len(m.finished_rounds) == 2 * len(rows)
     assert sorted(written) == sorted((t, row) for t in range(2) for row in rows)
