@@ -238,6 +238,9 @@ def test_weis_come_from_the_dealt_cards_only() -> None:
 
 
 # Stöck
+NO_WEIS = ["D6", "D8", "D10", "S6", "S8", "S10", "C6", "C8"]
+
+
 def test_stoeck_for_holding_trump_k_and_q_at_once_after_a_draw() -> None:
     """Player 1 holds ♥K and draws ♥Q: Stöck, 20 when the second of them is played."""
     r = sidi_round(H0, H1, top=["HQ", "CJ"], face_up="H10")
@@ -256,6 +259,32 @@ def test_no_stoeck_when_one_was_played_before_the_other_was_drawn() -> None:
     assert "HQ" in r.hand(1) and r.stoeck_player is None
 
 
+def test_stoeck_for_the_exchange_that_completes_trump_k_and_q() -> None:
+    """Player 1 (he leads trick 1) holds the ♥6 and the ♥Q, the ♥K lies face up: he exchanges the
+    6 for the K and holds trump K and Q at once: Stöck, 20 when the second of them is played."""
+    r = sidi_round(NO_WEIS, ["H6", "HQ", "SA", "CA", "C7", "S7", "DA", "C9"], face_up="HK")
+    assert r.stoeck_player is None
+    r.step("exchange trump 6")
+    assert {"HK", "HQ"} <= set(r.hand(1))
+    assert r.stoeck_player == 1 and not r.stoeck_shown
+    play(r, "HK", "S6")                              # the trump K takes the ♠6: 4 points
+    before = r.score[1]
+    play(r, "HQ", "S8")
+    assert r.stoeck_shown and r.score[1] == before + 3 + STOECK
+
+
+def test_no_stoeck_when_the_q_was_played_before_the_exchange_brought_the_k() -> None:
+    """Player 1 wins trick 1 with the ♥Q, then leads trick 2 and exchanges the ♥6 for the face-up
+    ♥K: he never held K and Q at once, no Stöck."""
+    r = sidi_round(NO_WEIS, ["H6", "HQ", "SA", "CA", "C7", "S7", "DA", "C9"], face_up="HK")
+    play(r, "HQ", "S6")
+    assert r.to_move == 1
+    r.step("exchange trump 6")
+    assert "HK" in r.hand(1) and r.stoeck_player is None
+    play(r, "HK", "S8")
+    assert r.stoeck_player is None and not r.stoeck_shown
+
+
 # the game to 1000
 def test_the_game_ends_the_moment_a_player_reaches_1000_weis_before_tricks() -> None:
     """990 : 990. Player 1 (Weis 20) leads ♦A; player 0 wins with a trump (♥J, 20 + 11 points),
@@ -267,7 +296,6 @@ def test_the_game_ends_the_moment_a_player_reaches_1000_weis_before_tricks() -> 
     assert r.view.match_winner == 1 and r.is_over and r.view.match_score[1] == 1010
 
 
-NO_WEIS = ["D6", "D8", "D10", "S6", "S8", "S10", "C6", "C8"]
 STOECK_HAND = ["HQ", "HK", "SA", "CA", "C7", "S7", "DA", "C9"]
 
 
