@@ -10,6 +10,8 @@ hand without any discard (Obenabe values, or 0 for all under ``no_trump_hand="an
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from conftest import play, play_out
 from hypothesis import given, settings
@@ -44,6 +46,71 @@ def test_tied_players_share_a_place_and_get_0() -> None:
     assert hand_result([52, 52, 53], [4, 4, 4]) == [0, 0, 1]
     assert hand_result([60, 37, 60], [4, 4, 4]) == [0, 1, 0]
     assert hand_result([157, 0, 0], [11, 1, 0]) == [-1, 0, 0]   # >= 100 and two at 0: they share
+
+
+# (points, tricks) -> score of hands with a tie on points; 157 points a hand
+TIED_HANDS = [
+    ((52, 52, 53), (4, 4, 4), [0, 0, 1]),           # the rules' example: the 53 player alone +1
+    ((60, 60, 37), (5, 4, 3), [0, 0, 1]),           # tied for highest and middle: 0; the lowest +1
+    ((57, 50, 50), (5, 4, 3), [1, 0, 0]),           # the highest +1; tied for middle and lowest: 0
+    ((157, 0, 0), (11, 1, 0), [-1, 0, 0]),          # >= 100 and another at 0: the two 0s share the middle
+    ((105, 26, 26), (6, 3, 3), [-2, 1, 1]),         # one player >= 100: places do not matter
+    ((157, 0, 0), (12, 0, 0), [2, -1, -1]),         # all tricks: places do not matter
+]
+SEATINGS = list(itertools.permutations(range(3)))
+
+
+@pytest.mark.parametrize(("points", "tricks", "expected"), TIED_HANDS)
+@pytest.mark.parametrize("seating", SEATINGS)
+def test_ties_score_the_same_in_every_seating(points, tricks, expected, seating) -> None:
+    """Tied players share the places they cover and get 0, the untied player is scored by his
+    place, whichever seats they sit in; ties change nothing where the score does not depend on
+    the place."""
+    seated = [points[i] for i in seating], [tricks[i] for i in seating]
+    assert hand_result(*seated) == [expected[i] for i in seating]
+
+
+def score_by_the_rules(points: list[int], tricks: list[int]) -> list[int]:
+    """The score table of docs/games/mittlere.md, the first case that fits, with its tie rule."""
+    if TRICKS in tricks:                             # one player took all 12 tricks
+        return [2 if t == TRICKS else -1 for t in tricks]
+    high = [p for p in range(3) if points[p] >= 100]
+    if high and 0 in points:                         # >= 100 and another at 0: the middle +2
+        return by_place(points, (-1, 2, -1))
+    if high:                                         # >= 100: he -2, the others +1
+        return [-2 if p in high else 1 for p in range(3)]
+    if 0 in tricks:                                  # no trick: he -2, the others +1
+        return [-2 if t == 0 else 1 for t in tricks]
+    return by_place(points, (1, -2, 1))              # highest +1, lowest +1, middle -2
+
+
+def by_place(points: list[int], place_scores: tuple[int, int, int]) -> list[int]:
+    """Highest, middle, lowest by ``place_scores``; a player tied with another gets 0."""
+    return [0 if points.count(pts) > 1 else place_scores[sorted(points, reverse=True).index(pts)]
+            for pts in points]
+
+
+def test_played_hands_with_ties_are_scored_by_the_rules() -> None:
+    """Seeded hands played out (each player his highest legal card, then his lowest) until a tie
+    for the highest, a tie for the lowest and a tie in a case without places have been scored."""
+    seen = set()
+    for seed in range(2000):
+        for pick in (-1, 0):
+            r = Round("mittlere", seed=seed)
+            while not r.is_over:
+                r.step(int(r.legal_actions()[pick]))
+            points, tricks = r.points, r.tricks_won
+            if len(set(points)) == 3:
+                continue
+            assert r.result == score_by_the_rules(points, tricks), (seed, points, tricks)
+            tied = next(pts for pts in points if points.count(pts) > 1)
+            if max(points) >= 100 and 0 not in points:   # he -2, the others +1: no places
+                seen.add("no places")
+            elif max(points) < 100 and 0 not in tricks:   # the last case: scored by place
+                seen.add("highest" if tied == max(points) else "lowest")
+        if seen == {"highest", "lowest", "no places"}:
+            return
+    raise AssertionError(f"only these kinds of tie in 2000 seeds: {seen}")
 
 
 def test_a_hand_result_needs_three_players() -> None:
