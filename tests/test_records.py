@@ -396,6 +396,75 @@ def test_undecodable_line_is_reported() -> None:
     assert str(report.findings[0]).startswith("record at line 1: not UTF-8 text")
 
 
+def _coiffeur_records() -> list[dict[str, Any]]:
+    """The records of the first deals of a random Coiffeur game: from the second on, sheets_before
+    holds the rows written before."""
+    m = Match("coiffeur", seed=4)
+    rng = random.Random(4)
+    while len(m.finished_rounds) < 3:
+        m.step(int(rng.choice(list(m.legal_actions()))))
+    return [record_of(r, id=f"c{k}") for k, r in enumerate(m.finished_rounds)]
+
+
+@pytest.mark.parametrize("value", [2**63, -2**63 - 1, 2**64 + 7, 10**30, 2**31])
+def test_a_huge_sheet_value_is_that_records_finding(value: int) -> None:
+    """docs/records.md: every number of a record lies within ±(2**31 - 1); a number beyond the
+    engine's 64-bit integers once stopped the whole check with a traceback."""
+    records = _coiffeur_records()
+    bad = copy.deepcopy(records[2])
+    team, sheet = next((t, s) for t, s in bad["sheets_before"].items() if s)
+    row = next(iter(sheet))
+    sheet[row] = value
+    wrong_points = {**records[1], "points": [p + 1 for p in records[1]["points"]]}
+    report = check(records[0], bad, wrong_points)
+    assert (report.records, report.disagreeing, report.unreadable) == (3, 2, 1)
+    huge, points = report.findings
+    assert (huge.line, huge.record_id, huge.malformed) == (2, '"c2"', True)
+    assert f'sheets_before["{team}"]["{row}"] is integer {value}'[:60] in huge.text
+    assert "out of range" in huge.text and "2147483647" in huge.text
+    assert (points.line, points.record_id) == (3, '"c1"') and points.text.startswith("points: record says")
+
+
+def test_huge_numbers_anywhere_are_findings_with_their_trick(clean: list[dict[str, Any]]) -> None:
+    rec = copy.deepcopy(clean[0])
+    rec["tricks"][4]["plays"][2][0] = 2**70
+    (f,) = check(rec, clean[1]).findings
+    assert (f.line, f.trick, f.position, f.malformed) == (1, 5, 3, True)
+    assert 'tricks[4]["plays"][2][0] is integer 1180591620717411303424, out of range' in f.text
+
+
+def test_an_unforeseen_error_is_a_finding_of_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last-resort guard: whatever goes wrong while reading one record is that record's
+    finding, naming where the checker was; the other records are still checked."""
+    from jass_env.games import game_of
+    records = _coiffeur_records()
+    game_records = game_of("coiffeur").records
+    real_parse = game_records.parse
+
+    def parse(obj: dict[str, Any], *args: Any) -> Any:
+        if obj["id"] == "c1":
+            raise ArithmeticError("something the checker did not foresee")
+        return real_parse(obj, *args)
+    monkeypatch.setattr(game_records, "parse", parse)
+    report = check(*records)
+    assert (report.records, report.disagreeing, report.unreadable) == (3, 1, 1)
+    (f,) = report.findings
+    assert (f.line, f.record_id, f.malformed) == (2, '"c1"', True)
+    assert f.text.startswith("internal error while checking the coiffeur deal and bidding fields (pushes, "
+                             "declarer, row, contract, ...) (ArithmeticError: something the checker")
+
+
+def test_write_records_leaves_the_old_file_when_writing_fails(clean: list[dict[str, Any]],
+                                                              tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    write_records(path, clean[:2])
+    before = path.read_text()
+    with pytest.raises(TypeError):
+        write_records(path, [clean[2], {"id": object()}])      # the second cannot be written as JSON
+    assert path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records.jsonl"]
+
+
 def test_explicit_rules_replace_the_records_preset(clean: list[dict[str, Any]]) -> None:
     rec = copy.deepcopy(clean[0])
     rec["rules"] = "bogus"

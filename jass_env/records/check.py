@@ -8,8 +8,9 @@
    contract the rules allow, predictions 0..157), the game's number of tricks of n plays, each
    play by the player whose turn it is (trick 1 led by the player the rules name) and holding the
    card, every card played once, the types of the optional fields, the ``rules`` and
-   ``rule_overrides`` fields (``format`` must be ``"jass-record/1"``). A malformed record gets
-   one message, for the first problem found, and is not replayed.
+   ``rule_overrides`` fields (``format`` must be ``"jass-record/1"``), every number (the ``id``
+   aside) within ±:data:`~jass_env.records.format.MAX_NUMBER`. A malformed record gets one
+   message, for the first problem found, and is not replayed.
 2. *Replay* with the engine (:class:`jass_env.round.Round`, the single source of truth): each
    trick must be led by the winner of the previous one as the engine computes it, each play must
    be legal (an illegal play is reported and ends the replay of that record, since the state
@@ -24,7 +25,9 @@ Each problem is one :class:`Finding`, printed as one line such as::
 
 (all on one line; ``record at line 7`` when the record has no ``id``). Checking never stops at a
 bad record; the :class:`CheckReport` counts records and records that disagree (an unreadable record
-disagrees).
+disagrees). Whatever a line holds, its problems are its own findings: an error the checker did not
+foresee while reading or replaying a record becomes a finding of that record, naming the field
+or trick it was at.
 """
 
 from __future__ import annotations
@@ -41,9 +44,9 @@ from jass_env.engine.cards import card_id, card_name, names_of
 from jass_env.engine.spec import GameSpec
 from jass_env.engine.switches import Rules, RulesError
 from jass_env.games import PRESETS, game_of, make_rules
-from jass_env.games._records import Deal, Malformed, card, card_set, integer, kind, player
+from jass_env.games._records import Deal, Malformed, card, card_set, integer, is_int, kind, player
 
-from .format import DEFAULT_PRESET, FORMAT
+from .format import DEFAULT_PRESET, FORMAT, MAX_NUMBER
 from .replay import legal_cards, start_replay
 
 #: the fields of every record before the game's own, and after them
@@ -107,6 +110,18 @@ class _Trick:
 
 
 @dataclass
+class _Progress:
+    """Where the check of a record is (a field, or the replay, and the trick): what a finding names
+    when something the checker did not foresee goes wrong there."""
+
+    what: str = "the record"
+    trick: int | None = None
+
+    def at(self, what: str, trick: int | None = None) -> None:
+        self.what, self.trick = what, trick
+
+
+@dataclass
 class _Record:
     rules: Rules
     dealer: int
@@ -136,7 +151,11 @@ def check_records(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes],
             findings = [Finding(line_no, None, f"not UTF-8 text ({decode_error})", malformed=True)]
             readable = False
         else:
-            findings, readable = _check_line(text, line_no, explicit, cache)
+            try:
+                findings, readable = _check_line(text, line_no, explicit, cache)
+            except Exception as exc:  # noqa: BLE001 - a line's problem is that line's finding
+                findings = [Finding(line_no, None, _unforeseen(exc, "the line"), malformed=True)]
+                readable = False
         report.findings.extend(findings)
         if findings:
             report.disagreeing += 1
@@ -181,16 +200,26 @@ def _check_line(text: str, line: int, explicit: Rules | None,
     def report(text: str, trick: int | None = None, position: int | None = None) -> None:
         findings.append(Finding(line, rid, text, trick, position))
 
+    progress = _Progress()
     try:
-        record = _parse(obj, explicit, cache)
+        record = _parse(obj, explicit, cache, progress)
     except Malformed as exc:
         return [Finding(line, rid, exc.text, exc.trick, exc.position, malformed=True)], False
-    try:
-        _replay(record, report)
     except Exception as exc:  # noqa: BLE001 - one bad record must never stop the run
-        report(f"internal error while replaying this record ({type(exc).__name__}: {exc}); "
-               f"please report it with the record")
+        return [Finding(line, rid, _unforeseen(exc, progress.what), progress.trick, malformed=True)], False
+    progress.at("the replay")
+    try:
+        _replay(record, report, progress)
+    except Exception as exc:  # noqa: BLE001 - one bad record must never stop the run
+        report(_unforeseen(exc, progress.what), progress.trick)
     return findings, True
+
+
+def _unforeseen(exc: Exception, what: str) -> str:
+    """The finding of an error the checker did not foresee (a fault of the checker, or of the engine,
+    that this record shows)."""
+    return (f"internal error while checking {what} ({type(exc).__name__}: {str(exc)[:200]}); the record "
+            f"was not checked further; please report it with the record")
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -242,10 +271,14 @@ def _resolve_rules(obj: dict[str, Any], explicit: Rules | None,
     return cache[cache_key]
 
 
-def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, str], Rules]) -> _Record:
-    """Validate the structure of a record (stage 1); raises Malformed at the first problem."""
+def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, str], Rules],
+           progress: _Progress) -> _Record:
+    """Validate the structure of a record (stage 1); raises Malformed at the first problem.
+    ``progress`` follows the field being read."""
+    progress.at("format")
     if "format" in obj and obj["format"] != FORMAT:
         raise Malformed(f"unsupported format {kind(obj['format'])}; this reader reads \"{FORMAT}\"")
+    progress.at("rules and rule_overrides")
     rules = _resolve_rules(obj, explicit, cache)
     spec = rules.spec
     game_records = game_of(rules).records
@@ -255,18 +288,54 @@ def _parse(obj: dict[str, Any], explicit: Rules | None, cache: dict[tuple[str, s
         raise Malformed(f"missing required field(s) {', '.join(missing)}; every {spec.name} record has "
                         f"{', '.join(required)}")
     n = spec.players
+    progress.at("dealer and forehand")
     dealer = player(obj["dealer"], "dealer", n)
     forehand = player(obj["forehand"], "forehand", n)
     if forehand != (dealer + 1) % n:
         raise Malformed(f"forehand is player {forehand}, but with dealer {dealer} it must be the next "
                         f"player, {(dealer + 1) % n}")
+    progress.at("hands")
     hands = _parse_hands(obj["hands"], spec)
+    progress.at("the numbers")
+    _check_numbers(obj)
+    own = ", ".join(game_records.REQUIRED_FIELDS)
+    progress.at(f"the {spec.name} deal and bidding fields" + (f" ({own}, ...)" if own else ""))
     replay = partial(start_replay, rules, hands, dealer)
     deal = game_records.parse(obj, rules, hands, dealer, forehand, replay)
     # who leads trick 1 is the engine's to say (forehand, or after a push maybe the declarer)
     first_leader = replay(deal).leader
-    tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks, deal.drawable)
+    tricks = _parse_tricks(obj["tricks"], hands, first_leader, n, spec.tricks, deal.drawable, progress)
+    progress.at("the end-of-round fields")
     return _Record(rules, dealer, hands, deal, tricks, game_records.parse_outcome(obj, rules))
+
+
+#: the fields whose numbers :func:`_check_numbers` leaves alone: any JSON value, and rule switches
+#: (each checked against its own range)
+_FREE_FIELDS = ("id", "rule_overrides")
+
+
+def _check_numbers(obj: dict[str, Any]) -> None:
+    """Every integer of the record (outside :data:`_FREE_FIELDS`) within ±MAX_NUMBER; raises
+    Malformed naming the first one outside, with its trick and position when it is in one."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((k,), v) for k, v in reversed(obj.items())
+                                                      if k not in _FREE_FIELDS]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [((*path, k), v) for k, v in reversed(value.items())]
+        elif isinstance(value, list):
+            stack += [((*path, i), v) for i, v in reversed(list(enumerate(value)))]
+        elif is_int(value) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            in_trick = path[0] == "tricks" and len(path) > 1 and isinstance(path[1], int)
+            in_play = in_trick and len(path) > 3 and path[2] == "plays" and isinstance(path[3], int)
+            raise Malformed(f"{_show_path(path)} is {kind(value)}, out of range: the numbers of a record "
+                            f"lie within -{MAX_NUMBER}..{MAX_NUMBER}",
+                            path[1] + 1 if in_trick else None, path[3] + 1 if in_play else None)
+
+
+def _show_path(path: tuple[str | int, ...]) -> str:
+    """A field's place in a record: ``sheets_before["0"]["S"]``, ``tricks[4]["points"]`` (0-based)."""
+    return str(path[0]) + "".join(f"[{p}]" if isinstance(p, int) else f"[{json.dumps(p)}]" for p in path[1:])
 
 
 def _parse_hands(value: Any, spec: GameSpec) -> list[int]:
@@ -293,7 +362,7 @@ def _parse_hands(value: Any, spec: GameSpec) -> list[int]:
 
 
 def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
-                  n_tricks: int, drawable: int) -> list[_Trick]:
+                  n_tricks: int, drawable: int, progress: _Progress) -> list[_Trick]:
     """The tricks, each play by the player whose turn it is with a card of his hand or of
     ``drawable`` (cards anyone may come to hold during the round)."""
     if not isinstance(value, list) or len(value) != n_tricks:
@@ -302,6 +371,7 @@ def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
     played: dict[int, tuple[int, int]] = {}
     tricks = []
     for t, trick in enumerate(value, 1):
+        progress.at("tricks", t)
         if not isinstance(trick, dict):
             raise Malformed(f"a trick is an object {{\"leader\", \"plays\", ...}}, got {kind(trick)}", t)
         for key in ("leader", "plays"):
@@ -343,11 +413,13 @@ def _parse_tricks(value: Any, hands: list[int], first_leader: int, players: int,
 
 
 # replay
-def _replay(rec: _Record, report: Callable[..., None]) -> None:
-    """Stage 2: replay a well-formed record with the engine and report every disagreement."""
+def _replay(rec: _Record, report: Callable[..., None], progress: _Progress) -> None:
+    """Stage 2: replay a well-formed record with the engine and report every disagreement.
+    ``progress`` follows the trick replayed."""
     game_records = game_of(rec.rules).records
     r = start_replay(rec.rules, rec.hands, rec.dealer, rec.deal)
     for t, trick in enumerate(rec.tricks, 1):
+        progress.at("the replay", t)
         if trick.leader != r.leader:
             report(f"play out of turn: leader: record says player {trick.leader}, engine computes "
                    f"player {r.leader} (the winner of trick {t - 1}); the replay stops here", t)
@@ -373,6 +445,7 @@ def _replay(rec: _Record, report: Callable[..., None]) -> None:
             report(f"winner: record says player {trick.winner}, engine computes player {done['winner']}", t)
         if trick.points is not None and not game_records.POINTS_AT_END:
             _check_trick_points(trick, done, t, report)
+    progress.at("the end-of-round fields")
     if game_records.POINTS_AT_END:        # a trick's points are final only now
         for t, (trick, done) in enumerate(zip(rec.tricks, r.tricks), 1):
             if trick.points is not None:

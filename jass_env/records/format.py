@@ -14,6 +14,8 @@ and so how the rest is read. Fields::
                   "winner"?, "points"?}
     the game's end-of-round fields                                  (optional)
 
+Every number in a record but its ``id`` is an integer within ±:data:`MAX_NUMBER`.
+
 Each game's own fields are written and read by its ``jass_env.games.<game>.records`` module
 (the names it declares: :mod:`jass_env.games._records`); docs/records.md lists them all.
 
@@ -24,8 +26,11 @@ round from its dealt hands). :func:`write_records` writes or appends JSON Lines.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
+import shutil
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,6 +43,10 @@ from .replay import legal_cards, start_replay
 FORMAT = "jass-record/1"
 #: the preset of a record without a ``rules`` field
 DEFAULT_PRESET = "schieber"
+#: the largest magnitude of a number in a record (its ``id`` aside): far above every score, point
+#: count or sheet value of every game, and small enough that the engine's 64-bit sums of such
+#: numbers never overflow
+MAX_NUMBER = 2**31 - 1
 
 
 def record_of(round: Round, id: Any = None) -> dict[str, Any]:  # noqa: A002 (the format's name)
@@ -89,13 +98,50 @@ def record_line(record: dict[str, Any]) -> str:
 
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]], *,
                   append: bool = False) -> int:
-    """Write records to a JSON Lines file (``append=True`` adds to its end); returns the count."""
+    """Write records to a JSON Lines file (``append=True`` adds to its end); returns the count.
+
+    Without ``append`` a file is replaced whole (:func:`write_text_atomically`): an error half-way
+    leaves it as it was. A path that is no regular file (a pipe, ``/dev/stdout``) is written to.
+    """
+    if append or (os.path.exists(path) and not os.path.isfile(path)):
+        n = 0
+        with open(path, "a" if append else "w", encoding="utf-8") as f:
+            for record in records:
+                f.write(record_line(record) + "\n")
+                n += 1
+        return n
+    return write_text_atomically(path, (record_line(record) + "\n" for record in records))
+
+
+def write_text_atomically(path: str | os.PathLike[str], chunks: Iterable[str]) -> int:
+    """Write UTF-8 text to ``path`` so that it holds its old content or all of the new, never a part;
+    returns the number of chunks written.
+
+    The chunks go to a new hidden file in the same folder (the folder of the file a symbolic link
+    points to, whose target is then replaced), which is synced and renamed over ``path``, taking
+    the permissions of the file it replaces. On any error the temporary file is removed and
+    ``path`` is left as it was.
+    """
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
     n = 0
-    with open(path, "a" if append else "w", encoding="utf-8") as f:
-        for record in records:
-            f.write(record_line(record) + "\n")
-            n += 1
+    try:
+        with open(tmp, "x", encoding="utf-8") as f:
+            for chunk in chunks:
+                f.write(chunk)
+                n += 1
+            f.flush()
+            os.fsync(f.fileno())
+        if os.path.isfile(target):
+            shutil.copymode(target, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     return n
 
 
-__all__ = ["FORMAT", "DEFAULT_PRESET", "record_of", "record_line", "write_records"]
+__all__ = ["FORMAT", "DEFAULT_PRESET", "MAX_NUMBER", "record_of", "record_line", "write_records",
+           "write_text_atomically"]
