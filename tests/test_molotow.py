@@ -67,6 +67,23 @@ def test_the_table_run_of_the_rules_example() -> None:
     assert r.table_weis() == [w for w in r.table_weis() if w["trick"] == 5]   # the others: none
 
 
+def test_the_table_run_counts_plus_for_its_trick_winner_in_the_hand_score() -> None:
+    """The rules' example played out: no other trick holds a table Weis, so each score is card
+    points + 20 for player 0 (the winner of trick 5's ♥7-8-9) − each dealt hand's Weis: player 0
+    ♣6…♣Q (a run of 7: 200), player 1 the four Aces (100), player 3 ♥J ♥Q ♥K (20)."""
+    r = Round("molotow", hands=deal_table_run(), dealer=0)
+    play(r, "SA", "S6", "S8", "SJ")
+    play(r, "DA", "D6", "D7", "CQ")                  # ♣ trump from here on
+    play(r, "C7", "CA", "D8", "D9")
+    play(r, "SK", "S10", "SQ", "S9")
+    play(r, "H7", "H8", "H9", "C6")                  # the table run, won by the ♣6
+    play_out(r)
+    assert [weis_value([c for _, c in t["plays"]], "C") for t in r.tricks] == [0, 0, 0, 0, 20, 0, 0, 0, 0]
+    assert r.stoeck_player is None
+    table_run, hand_weis = [20, 0, 0, 0], [200, 100, 0, 20]
+    assert r.result == [r.points[p] + table_run[p] - hand_weis[p] for p in range(4)]
+
+
 def test_hand_weis_count_minus_and_the_hand_score_formula() -> None:
     """Player 0 holds ♣6…♣Q (a run of 7: 200), player 1 the four Aces (100), player 3 ♥J ♥Q ♥K
     (20); the score is card points + table Weis − hand Weis."""
