@@ -454,10 +454,33 @@ def test_env_illegal_action_terminates_offender_with_penalty():
         e.step(None)
     assert sorted(a for a, _ in seen) == sorted(AGENTS)
     assert dict(seen)[offender] == -1
-    with pytest.raises(AssertionError):                     # out of the action space
-        f = env()
-        f.reset(seed=0)
-        f.step(43)
+
+
+def test_env_illegal_action_warning_names_the_action_and_the_legal_actions():
+    e = env()
+    e.reset(seed=3)
+    offender = e.agent_selection
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.warns(UserWarning, match=rf"{offender} may not play .* \(action {illegal}\) now; "
+                                         rf"legal actions: .*the episode ends, {offender} gets -1"):
+        e.step(illegal)
+
+
+@pytest.mark.parametrize("action", [43, -1, np.int64(99), 2**70])
+def test_env_refuses_an_action_outside_the_space_before_anything_changes(action):
+    """Not PettingZoo's bare assertion (gone under ``python -O``, then an IndexError): the wrapped
+    env names the action, the allowed range and the legal actions, and stays usable."""
+    e = env()
+    e.reset(seed=0)
+    before = e.unwrapped.core_state.copy()
+    agent = e.agent_selection
+    with pytest.raises(IllegalActionError, match=rf"{agent}: action {int(action)} is out of range; actions "
+                                                 r"are integers 0..42; legal actions now: .*push \(42\)"):
+        e.step(action)
+    assert np.array_equal(e.unwrapped.core_state, before) and not any(e.terminations.values())
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))      # and a legal action still plays
+    assert not np.array_equal(e.unwrapped.core_state, before)
 
 
 
@@ -486,6 +509,30 @@ def test_step_and_last_outside_an_episode_are_named_errors():
             call()
     e.reset(seed=2)                                     # and a new episode starts normally
     assert e.last()[0]["action_mask"].any()
+
+
+@pytest.mark.parametrize("make", [raw_env, env])
+def test_views_before_reset_say_to_call_reset(make):
+    """observe(), state() and render() before the first reset() deal nothing to look at: a
+    RuntimeError saying so (not an AttributeError, nor PettingZoo's AssertionError)."""
+    e = make(render_mode="ansi")
+    for call in (lambda: e.observe("player_0"), e.state, e.render):
+        with pytest.raises(RuntimeError, match=r"before reset\(\); call reset\(\)"):
+            call()
+    e.reset(seed=1)
+    assert e.observe("player_0")["observation"].shape == (e.unwrapped._obs_dim,)
+    assert e.state().shape == e.unwrapped.state_space.shape and "To move: " in e.render()
+
+
+@pytest.mark.parametrize("make", [raw_env, env])
+def test_an_unknown_agent_is_named_with_the_agents(make):
+    e = make()
+    e.reset(seed=1)
+    for agent in ("player_4", "player0", 0, ["player_0"]):
+        for call in (e.observe, e.action_space, e.observation_space):
+            with pytest.raises(ValueError, match=r"unknown agent .*player_0, player_1, player_2, player_3"):
+                call(agent)
+    assert e.observe("player_3")["action_mask"].shape == (43,)
 
 
 def test_the_wrapped_env_names_step_and_last_after_the_episode_too():

@@ -108,6 +108,39 @@ def test_illegal_action_penalty_and_raise():
         env.step(bad)
 
 
+def test_step_before_the_first_reset_says_reset_was_never_called():
+    env = JassGymEnv(seat=0)
+    with pytest.raises(RuntimeError, match=r"step\(\) before reset\(\) was ever called; call reset\(\) first"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(int(env.action_masks().nonzero()[0][0]))
+
+
+@pytest.mark.parametrize("illegal_action", ["penalty", "raise"])
+@pytest.mark.parametrize("action", [43, -1, True, 1.0, np.float64(3.0), "3", None, np.array([3])])
+def test_an_action_outside_the_space_raises_in_both_modes(illegal_action, action):
+    """The penalty is for actions of the space that are not legal now; anything else is a bug of
+    the caller: IllegalActionError naming it, the range and the legal actions, nothing changed."""
+    env = JassGymEnv(seat=0, illegal_action=illegal_action)
+    env.reset(seed=0)
+    before = env.aec.core_state.copy()
+    with pytest.raises(IllegalActionError, match=r"seat 0 \(player_0\): .*actions are integers 0..42.* "
+                                                 r"legal actions: "):
+        env.step(action)
+    assert np.array_equal(env.aec.core_state, before)
+    env.step(int(env.action_masks().nonzero()[0][0]))
+
+
+def test_reset_refuses_a_bad_seed_before_anything_changes():
+    env = JassGymEnv(seat=0)
+    env.reset(seed=5)
+    before = env.aec.core_state.copy()
+    for seed in (-1, True, 1.5, "7"):
+        with pytest.raises(ValueError, match=r"seed must be a non-negative integer or None, got "):
+            env.reset(seed=seed)
+    assert np.array_equal(env.aec.core_state, before)
+
+
 def test_bad_policy_and_arguments():
     env = JassGymEnv(seat=0, opponents=lambda obs: 99)
     with pytest.raises(IllegalActionError, match=r"policy of seat [13] returned an illegal action"):

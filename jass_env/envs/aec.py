@@ -49,14 +49,24 @@ Seeding
     ``reset()`` without a seed deals the next hands from the same stream, so episodes form one
     reproducible sequence.
 Illegal actions
-    ``raw_env`` raises :class:`jass_env.round.IllegalActionError` naming the agent, the action and
-    the legal actions; ``env()`` wraps it in PettingZoo's ``TerminateIllegalWrapper``
-    (``illegal_reward=-1``: the offender gets -1, everyone terminates), ``AssertOutOfBoundsWrapper``
-    and ``OrderEnforcingWrapper``.
+    ``raw_env`` raises :class:`jass_env.round.IllegalActionError` (a ValueError) naming the agent,
+    the action and the legal actions, and changes nothing; ``env()`` wraps it in PettingZoo's
+    ``TerminateIllegalWrapper`` (``illegal_reward=-1``: the offender of an action that is not legal
+    now gets -1, everyone terminates, a warning names the action and the legal actions),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. Something that is no action of the
+    space (an integer outside 0..n_actions-1, a bool, a float, ``None`` for an agent that must act)
+    raises IllegalActionError in both, before anything changes.
+Misuse
+    Calls before ``reset()`` (``step``, ``last``, ``observe``, ``state``, ``render``) raise
+    RuntimeError saying to call ``reset()``, as do ``step`` and ``last`` after the episode; an
+    unknown agent raises ValueError naming the agents; ``reset`` refuses a negative or non-integer
+    seed (ValueError) and ``options`` that are not a dict (TypeError); it takes no options, so a
+    non-empty dict is ignored with a warning. The environment stays usable after each of these.
 """
 
 from __future__ import annotations
 
+import operator
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -82,11 +92,14 @@ from jass_env.render import render_table
 from jass_env.round import IllegalActionError, legal_actions_text
 
 from . import encoding
+from .checks import action_index, action_problem, check_options, check_seed
 from .rewards import reward_facts, reward_kind, reward_kinds, step_with_rewards
 
 EPISODES = ("round", "match")
 RENDER_MODES = ("human", "ansi")
 ENV_KWARGS = ("rules", "rule_overrides", "episode", "reward", "render_mode", "game")
+#: what ``env()`` gives the agent of an illegal action (TerminateIllegalWrapper)
+ILLEGAL_REWARD = -1
 
 
 def env_ids(spec_name: str) -> tuple[str, str]:
@@ -202,7 +215,7 @@ def env(**kwargs: Any) -> AECEnv:
     """
     _check_kwargs(kwargs)
     e: AECEnv = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return _OrderEnforcing(e)
 
@@ -215,32 +228,55 @@ def game_env(game: str, **kwargs: Any) -> AECEnv:
     return env(**kwargs)
 
 
-def _not_an_action(action: Any, n_actions: int) -> str | None:
-    """Why ``action`` is no action at all (a bool, a float, a string, ...), None for an integer."""
-    if isinstance(action, (bool, np.bool_)):
-        return f"{action!r} is a bool, not an action; actions are integers 0..{n_actions - 1}"
-    if not hasattr(action, "__index__"):
-        return f"{action!r} is not an action; actions are integers 0..{n_actions - 1}"
-    return None
-
-
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper (the outermost wrapper), with named errors where the
-    wrappers below would fail with an unrelated one: IllegalActionError for an action that is not
-    an integer (``step(True)``), and raw_env's RuntimeError for ``step()`` or ``last()`` after the
-    episode (every agent is done)."""
+    wrappers below would fail with an assertion or an unrelated error: raw_env's RuntimeError for
+    a call before ``reset()`` or ``step()`` / ``last()`` after the episode (every agent is done),
+    and IllegalActionError, before anything changes, for an action outside the action space (not
+    an integer 0..n_actions-1: ``step(43)``, ``step(-1)``, ``step(True)``, ``step(1.0)``, ``step(None)``
+    for an agent that must act). A legal-range action that is not legal now goes on to
+    TerminateIllegalWrapper (the offender gets ``ILLEGAL_REWARD``, everyone terminates), with a
+    warning naming the action and the legal actions."""
+
+    def _before_reset(self, call: str) -> None:
+        if not self._has_reset:
+            raise self.unwrapped._outside_episode(call)
 
     def last(self, observe: bool = True) -> tuple:
-        if self._has_reset and not self.unwrapped.agents:
+        self._before_reset("last()")
+        if not self.unwrapped.agents:
             raise self.unwrapped._outside_episode("last()")
         return super().last(observe)
 
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._before_reset(f"observe({agent!r})")
+        return super().observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._before_reset("state()")
+        return super().state()
+
+    def render(self) -> str | None:
+        self._before_reset("render()")
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._before_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def step(self, action: Any) -> None:
-        if self._has_reset and not self.unwrapped.agents:
-            raise self.unwrapped._outside_episode("step()")
-        problem = None if action is None else _not_an_action(action, self.unwrapped.n_actions)
-        if problem:
-            raise IllegalActionError(f"{self.unwrapped.agent_selection}: {problem}")
+        raw = self.unwrapped
+        self._before_reset("step()")
+        if not raw.agents:
+            raise raw._outside_episode("step()")
+        agent = raw.agent_selection
+        if not (raw.terminations[agent] or raw.truncations[agent]):
+            a = action_index(action, raw.n_actions)
+            if a is None:
+                raise IllegalActionError(raw._illegal_message(agent, action))
+            if not (raw._legal >> a) & 1:
+                gymnasium.logger.warn(f"{raw._illegal_message(agent, action)}; the episode ends, "
+                                      f"{agent} gets {ILLEGAL_REWARD}")
         super().step(action)
 
 
@@ -315,16 +351,25 @@ class raw_env(AECEnv, EzPickle):
 
     # spaces
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     # episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
-                                 or seed < 0):
-            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        """Deal a new episode (see Seeding in the module docstring). ``options``: None or a dict,
+        ignored (with a warning when not empty: the rules, episode and reward are the
+        constructor's). ValueError for a negative or non-integer seed, TypeError for options
+        that are not a dict; both change nothing."""
+        check_seed(seed)
+        check_options(options)
         if seed is not None:
             engine_state.seed_generator(self._st, seed_to_rng_state(seed))
         to_move, bits, block = self._steps.reset(self._st, self._rp, self._is_match)
@@ -390,8 +435,8 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         try:
-            a = action.__index__()  # type: ignore[union-attr]
-        except AttributeError:
+            a = operator.index(action)
+        except TypeError:                              # None, a float, a string, a numpy bool, ...
             a = -1
         if a < 0 or a >= self.n_actions or not (self._legal >> a) & 1 or type(action) is bool:
             raise IllegalActionError(self._illegal_message(agent, action))
@@ -419,27 +464,40 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def _illegal_message(self, agent: str, action: Any) -> str:
-        problem = _not_an_action(action, self.n_actions)
-        if problem:
-            return f"{agent}: {problem}"
+        """Why ``agent`` may not play ``action`` now: not an action of the space, or not legal; with
+        the legal actions."""
         names = self._action_names
-        if isinstance(action, (int, np.integer)) and 0 <= action < self.n_actions:
-            what = f"{names[int(action)]} (action {int(action)})"
-        else:
-            what = f"{action!r} (actions are integers 0..{self.n_actions - 1})"
         legal = legal_actions_text(self._legal, names)
-        return f"{agent} may not play {what} now; legal actions: {legal}"
+        a = action_index(action, self.n_actions)
+        if a is None:
+            return f"{agent}: {action_problem(action, self.n_actions)}; legal actions now: {legal}"
+        return f"{agent} may not play {names[a]} (action {a}) now; legal actions: {legal}"
+
+    def _unknown_agent(self, agent: Any) -> ValueError:
+        return ValueError(f"unknown agent {agent!r}; the agents of {self.rules.game}: "
+                          f"{', '.join(self.possible_agents)}")
 
     # views
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation (module docstring); ValueError for an unknown agent,
+        RuntimeError before ``reset()``."""
+        try:
+            index = self._index[agent]
+            with_mask = agent == self.agent_selection and not self.terminations.get(agent, True)
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+        except AttributeError:                         # no agent_selection: never reset
+            raise self._outside_episode(f"observe({agent!r})") from None
         obs = np.empty(self._obs_dim, dtype=np.float32)
         mask = np.zeros(self.n_actions, dtype=np.int8)
-        with_mask = agent == self.agent_selection and not self.terminations.get(agent, True)
-        self._observe_fn(self._st, self._index[agent], self._rp, with_mask, obs, mask)
+        self._observe_fn(self._st, index, self._rp, with_mask, obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
-        """Full-information state (float32, ``state_space``) from the seat of the agent to move."""
+        """Full-information state (float32, ``state_space``) from the seat of the agent to move;
+        RuntimeError before ``reset()``."""
+        if not hasattr(self, "agent_selection"):
+            raise self._outside_episode("state()")
         out = np.empty(self._state_dim, dtype=np.float32)
         self._steps.state(self._st, self._index[self.agent_selection], self._rp, out)
         return out
@@ -459,10 +517,13 @@ class raw_env(AECEnv, EzPickle):
         return 0 if self.terminations.get(self.agent_selection, True) else int(self._legal)
 
     def render(self, show_hands: str | int | None = "all") -> str | None:
-        """``"ansi"``: the table as text (:func:`jass_env.render.render_table`); ``"human"``: print it."""
+        """``"ansi"``: the table as text (:func:`jass_env.render.render_table`); ``"human"``: print it.
+        RuntimeError before ``reset()`` (no table is dealt)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if not hasattr(self, "agent_selection"):
+            raise self._outside_episode("render()")
         text = render_table(self._st, self.rules, show_hands=show_hands)
         if self.render_mode == "ansi":
             return text
@@ -488,4 +549,5 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["env", "raw_env", "game_env", "env_ids", "resolve_rules", "compiled_steps", "EPISODES"]
+__all__ = ["env", "raw_env", "game_env", "env_ids", "resolve_rules", "compiled_steps", "EPISODES",
+           "ILLEGAL_REWARD"]

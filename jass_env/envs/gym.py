@@ -23,14 +23,20 @@ Reward: what the learning seat accumulated since its previous action (PettingZoo
 reward; the kinds of :mod:`jass_env.envs.rewards`). ``terminated`` when the round (``episode="round"``)
 or the match (``episode="match"``) is over; never truncated.
 
-Illegal actions of the learning seat, ``illegal_action=``:
+Illegal actions of the learning seat (an action 0..n_actions-1 that is not legal now),
+``illegal_action=``:
   ``"penalty"`` (default) the episode ends at once (``terminated=True``) with reward
   ``illegal_reward`` (-1) and ``info["illegal_action"] = True``, as PettingZoo's
   ``TerminateIllegalWrapper`` does in ``env()``. (Gymnasium's ``check_env`` steps with unmasked
   random actions, so it needs this mode.)
   ``"raise"`` raise :class:`jass_env.round.IllegalActionError` naming the seat, the action and the
   legal actions.
-An illegal action returned by one of the given policies always raises that error.
+Something outside the action space (an integer outside 0..n_actions-1, a bool, a float, None)
+always raises IllegalActionError (a ValueError), changing nothing, as does an illegal action
+returned by one of the given policies. ``step`` before ``reset`` or after the episode and
+``render`` before ``reset`` raise RuntimeError; ``reset`` refuses a negative or non-integer seed
+(ValueError) and options that are not a dict (TypeError) before anything changes, and ignores a
+dict of options with a warning (it takes none).
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from jass_env.render import render_table
 from jass_env.round import IllegalActionError, legal_actions_text
 
 from .aec import raw_env
+from .checks import action_index, action_problem, check_options, check_seed
 from .encoding import mask_array
 
 Policy = Any  # an object with act(obs_dict) -> int, or a callable obs_dict -> int
@@ -151,26 +158,30 @@ class JassGymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.n_actions)
         self._obs: dict[str, np.ndarray] | None = None
         self._over = True
+        self._was_reset = False
 
     # gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
+        check_seed(seed)
+        check_options(options)
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
         self._over = False
+        self._was_reset = True
         self._play_others()
         return self._out(), {}
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self._over:
-            raise RuntimeError("step() called after the episode ended; call reset() first")
+            when = "after the episode ended" if self._was_reset else "before reset() was ever called"
+            raise RuntimeError(f"step() {when}; call reset() first")
         aec = self.aec
         legal = aec.legal_actions_mask()
-        try:
-            a = int(action.__index__())  # type: ignore[union-attr]
-        except AttributeError:
-            a = -1
-        if a < 0 or a >= self.n_actions or not (legal >> a) & 1:
+        a = action_index(action, self.n_actions)
+        if a is None:
+            raise IllegalActionError(self._illegal_message(self.seat, action, legal))
+        if not (legal >> a) & 1:
             if self.illegal_action == "raise":
                 raise IllegalActionError(self._illegal_message(self.seat, action, legal))
             self._over = True
@@ -192,6 +203,8 @@ class JassGymEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if not self._was_reset:
+            raise RuntimeError("render() before reset(); call reset() first")
         text = render_table(self.aec.core_state, self.rules, show_hands=self.seat)
         if self.render_mode == "ansi":
             return text
@@ -218,17 +231,14 @@ class JassGymEnv(gymnasium.Env):
                 legal = obs["action_mask"].nonzero()[0]
                 a = int(legal[self.np_random.integers(len(legal))])
             else:
-                a = policy(obs)
+                chosen = policy(obs)
                 legal_mask = aec.legal_actions_mask()
-                try:
-                    a = int(a.__index__())
-                except AttributeError:
-                    a = -1
-                if a < 0 or a >= self.n_actions or not (legal_mask >> a) & 1:
+                a = action_index(chosen, self.n_actions)
+                if a is None or not (legal_mask >> a) & 1:
                     seat = aec.possible_agents.index(agent)
                     raise IllegalActionError(
                         f"the policy of seat {seat} returned an illegal action; "
-                        + self._illegal_message(seat, a, legal_mask))
+                        + self._illegal_message(seat, chosen, legal_mask))
             aec.step(a)
 
     def _out(self) -> Any:
@@ -237,12 +247,12 @@ class JassGymEnv(gymnasium.Env):
 
     def _illegal_message(self, seat: int, action: Any, legal: int) -> str:
         names = self.rules.spec.action_names
-        if isinstance(action, (int, np.integer)) and 0 <= action < self.n_actions:
-            what = f"{names[int(action)]} (action {int(action)})"
-        else:
-            what = f"{action!r} (actions are integers 0..{self.n_actions - 1})"
-        return (f"seat {seat} (player_{seat}) may not play {what} now; legal actions: "
-                f"{legal_actions_text(legal, names)}")
+        a = action_index(action, self.n_actions)
+        legal_text = legal_actions_text(legal, names)
+        who = f"seat {seat} (player_{seat})"
+        if a is None:
+            return f"{who}: {action_problem(action, self.n_actions)}; legal actions: {legal_text}"
+        return f"{who} may not play {names[a]} (action {a}) now; legal actions: {legal_text}"
 
 
 __all__ = ["JassGymEnv", "RandomLegalAgent", "ILLEGAL_ACTIONS", "game_gym_env"]
