@@ -143,7 +143,7 @@ def check_records(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes],
     explicit = make_rules(rules) if rules is not None else None
     report = CheckReport()
     cache: dict[tuple[str, str], Rules] = {}
-    for line_no, text, decode_error in _numbered_lines(path_or_lines):
+    for line_no, text, decode_error in numbered_lines(path_or_lines):
         if decode_error is None and not text.strip():
             continue
         report.records += 1
@@ -164,12 +164,13 @@ def check_records(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes],
     return report
 
 
-def _numbered_lines(source: str | os.PathLike[str] | Iterable[str | bytes],
-                    ) -> Iterator[tuple[int, str, UnicodeDecodeError | None]]:
-    """(1-based line number, text, decoding error or None) of a file or an iterable of lines."""
+def numbered_lines(source: str | os.PathLike[str] | Iterable[str | bytes],
+                   ) -> Iterator[tuple[int, str, UnicodeDecodeError | None]]:
+    """(1-based line number, text, decoding error or None) of a file (a path) or an iterable of lines
+    (text, or bytes read as UTF-8: a line that is not gives its decoding error and no text)."""
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
-            yield from _numbered_lines(f)
+            yield from numbered_lines(f)
         return
     for i, raw in enumerate(source, 1):
         if isinstance(raw, bytes):
@@ -479,4 +480,4 @@ def _show_weis(weis: list[dict[str, Any]]) -> str:
     return "[" + ", ".join(text for _, text in sorted(items)) + "]"
 
 
-__all__ = ["Finding", "CheckReport", "check_records"]
+__all__ = ["Finding", "CheckReport", "check_records", "numbered_lines"]

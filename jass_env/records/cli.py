@@ -1,7 +1,7 @@
 """The command line of game records::
 
     python -m jass_env.records check FILE [--rules PRESET]
-    python -m jass_env.records convert --from jasskit FILE [-o OUT]
+    python -m jass_env.records convert --from jasskit FILE [-o OUT [--overwrite]]
 
 ``check`` prints the findings of :func:`jass_env.records.check.check_records`, then one summary line
 ``N records, M disagree``; exit status 0 when every record agrees, 1 otherwise, 2 for a usage
