@@ -310,6 +310,44 @@ def test_unchecked_mode_still_rejects_actions_outside_the_layout(parallel: bool,
     env.step(env.sample_actions())                     # and the env goes on with legal actions
 
 
+def test_sampling_a_game_left_without_legal_action_is_a_named_error() -> None:
+    """check_actions=False takes illegal actions on trust; one can leave a game where the seat to
+    act has no legal action. Sampling there once divided by the size of the empty legal set (a
+    silent out-of-range action, or ZeroDivisionError without numba): now a RuntimeError names the
+    game and the cause."""
+    env = VectorJassEnv(16, rules="schieber", check_actions=False)
+    rng = np.random.default_rng(0)
+    mask = env.reset(seed=0).mask
+    for _ in range(200):                                # each game: an illegal action half the time
+        actions = np.array([int(rng.choice(np.flatnonzero(~row if rng.random() < 0.5 else row)))
+                            for row in mask], dtype=np.int64)
+        mask = env.step(actions).mask
+        empty = np.flatnonzero(~mask.any(axis=1))
+        if empty.size:
+            break
+    assert empty.size, "no game was left without a legal action within 200 steps"
+    with pytest.raises(RuntimeError, match=rf"game {empty[0]} has no legal action: an illegal action was "
+                                           r"stepped with check_actions=False"):
+        env.sample_actions()
+    env.reset(seed=1)                                   # reset makes every game playable again
+    assert env.sample_actions().min() >= 0
+
+
+def test_reset_refuses_seeds_that_are_not_non_negative_integers() -> None:
+    env = VectorJassEnv(2)
+    env.reset(seed=0)
+    before = env.game_states.copy()
+    for seed in (True, -1, 1.5):
+        with pytest.raises(ValueError, match=r"seed must be a non-negative integer or None"):
+            env.reset(seed=seed)
+        with pytest.raises(ValueError, match=r"seed must be a non-negative integer or None"):
+            env.reset(seed=seed, seeds=[1, 2])          # also next to per-game seeds
+    for seeds in ([1, True], np.array([1.5, 2.0]), [3, None]):
+        with pytest.raises(ValueError, match=r"seeds\[[01]\] must be a non-negative integer, got "):
+            env.reset(seeds=seeds)
+    assert np.array_equal(env.game_states, before)
+
+
 # arrays
 def test_arrays_shapes_and_reuse() -> None:
     n = 8

@@ -66,9 +66,12 @@ from jass_env.games import make_rules
 from jass_env.round import IllegalActionError, legal_actions_text
 
 from . import encoding
+from .checks import check_seed
 from .rewards import reward_facts, reward_kind, step_with_rewards
 
 EPISODES = ("round", "match")
+#: what the sampler writes for a game without a legal action (never an action id)
+NO_ACTION = -1
 
 
 class VectorReset(NamedTuple):
@@ -187,11 +190,17 @@ def _step_one(game: int, i: int, st: np.ndarray, action: int, rp: np.ndarray, ki
 
 @engine_jit
 def _sample_one(i: int, legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
-    """A uniformly random action of game ``i``'s legal set, from its sampler xorshift32 stream."""
+    """A uniformly random action of game ``i``'s legal set, from its sampler xorshift32 stream;
+    ``NO_ACTION`` (the stream not advanced) when the set is empty, which only a game left
+    meaningless by an illegal action (``check_actions=False``) can have."""
     m = legal[i]
+    count = popcount(m) + block[i]
+    if count == 0:
+        out[i] = NO_ACTION
+        return
     x = xorshift32(rng[i])
     rng[i] = x
-    out[i] = pick_legal(m, block[i], x % (popcount(m) + block[i]))
+    out[i] = pick_legal(m, block[i], x % count)
 
 
 @engine_jit
@@ -301,7 +310,8 @@ class VectorJassEnv:
     reward: one of the game's reward kinds (:mod:`jass_env.envs.rewards`).
     check_actions: raise :class:`IllegalActionError` on an illegal action (default). With False
         legality is not checked: the actions must be legal (e.g. from the mask), an illegal one
-        leaves the game's state meaningless. An action outside the game's actions always raises
+        leaves the game's state meaningless (:meth:`sample_actions` raises RuntimeError for a
+        game left without a legal action). An action outside the game's actions always raises
         IllegalActionError (no game stepped), checked or not.
     state_obs: also fill the perfect-information state of every game for the seat to act
         (``(num_envs, state_dim)`` float32, the game's ``encode_state``) each step.
@@ -385,19 +395,17 @@ class VectorJassEnv:
                                  f"or -1 for "
                                  f"the preset's rule; got {np.asarray(dealers).tolist()!r}")
             dealer_arr = dealer_arr.astype(np.int64)
+        check_seed(seed)
         if seeds is not None:
-            seeds = [int(s) for s in np.asarray(seeds).reshape(-1)] if not isinstance(seeds, list) else seeds
+            seeds = seeds if isinstance(seeds, list) else np.asarray(seeds).reshape(-1).tolist()
             if len(seeds) != n:
                 raise ValueError(f"seeds must give one seed per game ({n}), got {len(seeds)}")
-            for s in seeds:
-                if not isinstance(s, (int, np.integer)) or s < 0:
-                    raise ValueError(f"seeds must be non-negative integers, got {s!r}")
+            for i, s in enumerate(seeds):
+                check_seed(s, f"seeds[{i}]", none_ok=False)
             game_rng = np.array([seed_to_rng_state(int(s)) for s in seeds], dtype=np.int64)
             sampler = np.random.SeedSequence([int(s) for s in seeds] if seed is None else seed,
                                              spawn_key=(1,))
         else:
-            if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
-                raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
             seq = np.random.SeedSequence(seed)
             game_rng = _rng_states(seq, n)
             sampler = np.random.SeedSequence(seq.entropy, spawn_key=(1,))
@@ -464,6 +472,11 @@ class VectorJassEnv:
         if not self._started:
             raise RuntimeError("call reset() before sample_actions()")
         self._sample_kernel(self._legal, self._block, self._sample_rng, self._sampled)
+        if self._sampled.min() == NO_ACTION:
+            i = int(np.argmin(self._sampled))
+            raise RuntimeError(f"game {i} has no legal action: an illegal action was stepped with "
+                               f"check_actions=False, which leaves a game meaningless; reset() or "
+                               f"set_state() the games (check_actions=True refuses illegal actions)")
         return self._sampled
 
     def get_state(self) -> dict[str, np.ndarray]:
