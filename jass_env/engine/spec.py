@@ -86,6 +86,13 @@ class GameSpec:
     pack: Callable[[Any], Sequence[int]] | None = field(repr=False, default=None)
     #: the game's tail of the state array: (field, slots) in order
     state_fields: tuple[tuple[str, int], ...] = ()
+    #: the values each field of the tail may hold: field -> (lowest, highest), every field of
+    #: ``state_fields`` (:mod:`jass_env.engine.validate` checks every state from outside by them)
+    state_ranges: Mapping[str, tuple[int, int]] = field(repr=False, default_factory=dict)
+    #: checks of a batch of states that concern the game's own rules (its tail's consistency, how
+    #: it uses the shared fields), called with a :class:`jass_env.engine.validate.StateChecks`
+    #: after the shared checks; raises StateError naming the field
+    check_state: Callable[[Any], None] | None = field(repr=False, default=None)
 
     @property
     def deck(self) -> int:
@@ -130,6 +137,11 @@ def register_spec(spec: GameSpec) -> None:
         raise ValueError(f"game spec {spec.name!r}: the engine holds 2..{MAX_PLAYERS} players, up to "
                          f"{MAX_TRICKS} tricks and hands dealt from the deck; got {spec.players} players, "
                          f"{spec.tricks} tricks, {spec.hand_size} cards each")
+    names = [name for name, _ in spec.state_fields]
+    if sorted(spec.state_ranges) != sorted(names):
+        raise ValueError(f"game spec {spec.name!r}: state_ranges must give (lowest, highest) for each field "
+                         f"of its state tail ({', '.join(names) or 'none'}); got "
+                         f"{', '.join(spec.state_ranges) or 'none'}")
     if spec.name in SPECS and SPECS[spec.name] != spec:
         raise ValueError(f"a different game spec named {spec.name!r} is registered already")
     SPECS[spec.name] = spec

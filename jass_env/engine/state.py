@@ -28,59 +28,74 @@ from .switches import RP_PLAYERS, RP_TEAMS, RP_TRICKS
 
 # state layout
 class _Layout:
-    """Hands out consecutive offsets; ``take(n)`` reserves ``n`` slots."""
+    """Hands out consecutive offsets; ``take(name, n)`` reserves ``n`` slots for the field ``name``
+    and records it in ``fields``."""
 
     def __init__(self) -> None:
         self.size = 0
+        self.fields: list[tuple[str, int, int]] = []
 
-    def take(self, n: int = 1) -> int:
+    def take(self, name: str, n: int = 1) -> int:
         offset = self.size
+        self.fields.append((name, offset, n))
         self.size += n
         return offset
 
 
 _L = _Layout()
-S_HANDS = _L.take(MAX_PLAYERS)         # cards each player still holds
-S_DEALT = _L.take(MAX_PLAYERS)         # the hands as dealt (Weis and Stöck are read from these)
-S_PLAYED = _L.take(MAX_PLAYERS)        # cards each player has played so far (public)
-S_DEALER = _L.take()
-S_FOREHAND = _L.take()                 # (dealer + 1) % n: bids first, leads trick 1
-S_PHASE = _L.take()                    # PHASE_*
-S_PUSHED = _L.take()                   # Schieber: 1 after forehand pushed
-S_DECLARER = _L.take()                 # Schieber: who named the contract, -1 before
-S_CONTRACT = _L.take()                 # 0..5 (D H S C obenabe undenufe), -1 before it is fixed
-S_TO_MOVE = _L.take()                  # the player who acts next
-S_TRICK_NO = _L.take()                 # 0..tricks-1 during play, tricks when all are played
-S_LEADER = _L.take()                   # leader of the current trick
-S_N_IN_TRICK = _L.take()               # cards in the current trick
-S_TRICK = _L.take(MAX_PLAYERS)         # cards of the current trick by position (leader first), -1
-S_POINTS = _L.take(MAX_SIDES)          # card points taken per side (last trick +5, no Match bonus)
-S_TRICKS_WON = _L.take(MAX_SIDES)      # tricks taken per side
-S_WEIS_POINTS = _L.take(MAX_SIDES)     # Weis points each side scores (before the multiplier)
-S_WEIS_CARDS = _L.take(MAX_PLAYERS)    # cards of each player's scoring Weis (public after trick 1)
-S_WEIS_TEAM = _L.take()                # side that won the Weis contest, -1 if nobody has a Weis
-S_STOECK_PLAYER = _L.take()            # player dealt trump K+Q (Stöck on), -1 otherwise
-S_STOECK_SHOWN = _L.take()             # 1 once the second of the two cards was played
-S_MATCH_TEAM = _L.take()               # side that took every trick, -1 otherwise (at round end)
-S_SCORE = _L.take(MAX_SIDES)           # the round's score per side (Schieber: points with the
-                                       # multiplier; Differenzler: the penalty)
-S_RNG = _L.take()                      # xorshift32 state used to deal this game's next hands
-S_MATCH = _L.take()                    # 1 when the game is a match (rounds to an end), 0 one round
-S_MATCH_SCORE = _L.take(MAX_SIDES)     # match totals per side
-S_MATCH_WINNER = _L.take()             # -1 undecided; the winning side; Schieber: 2 a draw
-S_BERG_TEAM = _L.take()                # team that got the Bergpreis, -1
-S_ROUND_NO = _L.take()                 # rounds completed in this match
-S_PLAYS = _L.take(N_CARDS)             # cards in the order played, -1 = not yet
-S_TRICK_WINNER = _L.take(MAX_TRICKS)   # winner of each trick, -1
-S_TRICK_POINTS = _L.take(MAX_TRICKS)   # card points of each trick (+5 on the last), -1
-S_PLAYER_WEIS = _L.take(MAX_PLAYERS)   # Weis points each player declared (before the contest)
-S_VOIDS = _L.take(MAX_PLAYERS)         # public voids: bit s = the player showed no card of suit s
-                                       # (trump suit with the Puur exception: maybe the Puur)
-S_WIN_POS = _L.take()                  # position in the current trick of the card winning it so far
-S_WIN_STRENGTH = _L.take()             # that card's strength (see card_strength)
-S_TRUMP_CARD = _L.take()               # Differenzler bottom_card: the shown card, -1 otherwise
+S_HANDS = _L.take("S_HANDS", MAX_PLAYERS)              # cards each player still holds
+S_DEALT = _L.take("S_DEALT", MAX_PLAYERS)              # the hands as dealt (Weis, Stöck read these)
+S_PLAYED = _L.take("S_PLAYED", MAX_PLAYERS)            # cards each player has played so far (public)
+S_DEALER = _L.take("S_DEALER")
+S_FOREHAND = _L.take("S_FOREHAND")                     # (dealer + 1) % n: bids first, leads trick 1
+S_PHASE = _L.take("S_PHASE")                           # PHASE_*
+S_PUSHED = _L.take("S_PUSHED")                         # Schieber: 1 after forehand pushed
+S_DECLARER = _L.take("S_DECLARER")                     # Schieber: who named the contract, -1 before
+S_CONTRACT = _L.take("S_CONTRACT")                     # 0..5 (D H S C obenabe undenufe), -1 before
+                                                       # it is fixed
+S_TO_MOVE = _L.take("S_TO_MOVE")                       # the player who acts next
+S_TRICK_NO = _L.take("S_TRICK_NO")                     # 0..tricks-1 during play, tricks when all are played
+S_LEADER = _L.take("S_LEADER")                         # leader of the current trick
+S_N_IN_TRICK = _L.take("S_N_IN_TRICK")                 # cards in the current trick
+S_TRICK = _L.take("S_TRICK", MAX_PLAYERS)              # cards of the current trick by position
+                                                       # (leader first), -1
+S_POINTS = _L.take("S_POINTS", MAX_SIDES)              # card points taken per side (last trick +5,
+                                                       # no Match bonus)
+S_TRICKS_WON = _L.take("S_TRICKS_WON", MAX_SIDES)      # tricks taken per side
+S_WEIS_POINTS = _L.take("S_WEIS_POINTS", MAX_SIDES)    # Weis points each side scores (before the multiplier)
+S_WEIS_CARDS = _L.take("S_WEIS_CARDS", MAX_PLAYERS)    # cards of each player's scoring Weis (public
+                                                       # after trick 1)
+S_WEIS_TEAM = _L.take("S_WEIS_TEAM")                   # side that won the Weis contest, -1 if nobody
+                                                       # has a Weis
+S_STOECK_PLAYER = _L.take("S_STOECK_PLAYER")           # player dealt trump K+Q (Stöck on), -1 otherwise
+S_STOECK_SHOWN = _L.take("S_STOECK_SHOWN")             # 1 once the second of the two cards was played
+S_MATCH_TEAM = _L.take("S_MATCH_TEAM")                 # side that took every trick, -1 otherwise (at
+                                                       # round end)
+S_SCORE = _L.take("S_SCORE", MAX_SIDES)                # the round's score per side (Schieber: points
+                                                       # with the multiplier; Differenzler: the penalty)
+S_RNG = _L.take("S_RNG")                               # xorshift32 state used to deal this game's next hands
+S_MATCH = _L.take("S_MATCH")                           # 1 when the game is a match (rounds to an end),
+                                                       # 0 one round
+S_MATCH_SCORE = _L.take("S_MATCH_SCORE", MAX_SIDES)    # match totals per side
+S_MATCH_WINNER = _L.take("S_MATCH_WINNER")             # -1 undecided; the winning side; Schieber: 2 a draw
+S_BERG_TEAM = _L.take("S_BERG_TEAM")                   # team that got the Bergpreis, -1
+S_ROUND_NO = _L.take("S_ROUND_NO")                     # rounds completed in this match
+S_PLAYS = _L.take("S_PLAYS", N_CARDS)                  # cards in the order played, -1 = not yet
+S_TRICK_WINNER = _L.take("S_TRICK_WINNER", MAX_TRICKS)  # winner of each trick, -1
+S_TRICK_POINTS = _L.take("S_TRICK_POINTS", MAX_TRICKS)  # card points of each trick (+5 on the last), -1
+S_PLAYER_WEIS = _L.take("S_PLAYER_WEIS", MAX_PLAYERS)  # Weis points each player declared (before the contest)
+S_VOIDS = _L.take("S_VOIDS", MAX_PLAYERS)              # public voids: bit s = the player showed no card
+                                                       # of suit s (trump suit with the Puur exception:
+                                                       # maybe the Puur)
+S_WIN_POS = _L.take("S_WIN_POS")                       # position in the current trick of the card
+                                                       # winning it so far
+S_WIN_STRENGTH = _L.take("S_WIN_STRENGTH")             # that card's strength (see card_strength)
+S_TRUMP_CARD = _L.take("S_TRUMP_CARD")                 # Differenzler bottom_card: the shown card,
+                                                       # -1 otherwise
 #: the game's own fields start here (GameSpec.state_fields)
 S_TAIL = _L.size
+#: every shared field as (name, offset, slots), in layout order
+FIELDS: tuple[tuple[str, int, int], ...] = tuple(_L.fields)
 
 PHASE_CONTRACT = 0
 PHASE_PLAY = 1

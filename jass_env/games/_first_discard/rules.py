@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jass_env.engine.cards import KING_QUEEN, OBENABE
+from jass_env.engine.cards import KING_QUEEN, N_CARDS, OBENABE
 from jass_env.engine.jit import engine_inline, engine_jit
-from jass_env.engine.spec import Switch
+from jass_env.engine.spec import MAX_TRICKS, Switch
 from jass_env.engine.state import (
     PHASE_PLAY,
     S_CONTRACT,
@@ -19,6 +19,7 @@ from jass_env.engine.state import (
     S_HANDS,
     S_N_IN_TRICK,
     S_PHASE,
+    S_PLAYED,
     S_PLAYS,
     S_POINTS,
     S_SCORE,
@@ -32,6 +33,7 @@ from jass_env.engine.state import (
     n_players,
 )
 from jass_env.engine.switches import RP_GAME, RP_STOECK, RP_VALUES, Rules
+from jass_env.engine.validate import StateChecks
 
 #: a hand in which nobody ever discards: "obenabe" (it counts with Obenabe ranking and values)
 #: or "annul" (every player scores 0 for it)
@@ -125,3 +127,42 @@ def fix_position(st: np.ndarray, rp: np.ndarray) -> tuple[int, int]:
         if st[S_PLAYS + i] == card:
             return i // n, i % n
     return -1, -1
+
+
+def check_state(c: StateChecks) -> None:
+    """The checks of states from outside (:mod:`jass_env.engine.validate`) for the games with trump
+    by the first discard: while no trump is fixed (S_DECLARER -1) the cards rank as in Obenabe, no
+    trump card is shown, and every finished trick is recorded (its plays, winner and points:
+    fixing trump recounts them); once fixed, trump is a suit, and the card that fixed it is of
+    that suit, played by the player who fixed it and recorded in the plays (where the observation
+    finds it). The current trick's cards are recorded as they are played (Molotow's table Weis
+    reads them)."""
+    n, tricks = c.players, c.tricks
+    rows = np.arange(c.states.shape[0])
+    declarer, contract, trump = c.col(S_DECLARER), c.col(S_CONTRACT), c.col(S_TRUMP_CARD)
+    open_ = declarer < 0
+    c.require(~open_ | (contract == OBENABE), S_CONTRACT,
+              f"{OBENABE} (Obenabe ranking) while no trump is fixed (S_DECLARER -1)")
+    c.require(~open_ | (trump == -1), S_TRUMP_CARD, "-1 while no trump is fixed (S_DECLARER -1)")
+    c.require(open_ | (contract < OBENABE), S_CONTRACT, "the trump suit 0..3 once trump is fixed")
+    c.require(open_ | ((trump >= 0) & (trump // 9 == contract)), S_TRUMP_CARD,
+              lambda g, _: f"the card that fixed trump: of the trump suit {contract[g]} (S_CONTRACT)")
+    fixer_played = c.block(S_PLAYED, n)[rows, np.maximum(declarer, 0)]
+    c.require(open_ | ((fixer_played >> np.maximum(trump, 0)) & 1 == 1), S_TRUMP_CARD,
+              lambda g, _: f"a card played by the player who fixed trump (S_DECLARER {declarer[g]})")
+    trick_no, in_trick = c.col(S_TRICK_NO), c.col(S_N_IN_TRICK)
+    index = np.arange(N_CARDS)
+    plays = c.block(S_PLAYS, N_CARDS)
+    done = n * np.minimum(trick_no, tricks)
+    current = (index[None, :] >= done[:, None]) & (index[None, :] < (done + in_trick)[:, None])
+    finished = (index[None, :] < done[:, None]) & open_[:, None]
+    c.require(~(current | finished) | (plays >= 0), S_PLAYS + index,
+              "the card played there: the current trick's cards are recorded, and while no trump is "
+              "fixed every finished trick's")
+    t = np.arange(MAX_TRICKS)
+    won = (t[None, :] < trick_no[:, None]) & open_[:, None]
+    for offset in (S_TRICK_WINNER, S_TRICK_POINTS):
+        c.require(~won | (c.block(offset, MAX_TRICKS) >= 0), offset + t,
+                  "the finished trick's record while no trump is fixed (fixing trump recounts it)")
+    recorded = (plays == trump[:, None]).any(axis=1)
+    c.require(open_ | recorded, S_TRUMP_CARD, "a card recorded in the plays (S_PLAYS)")

@@ -82,10 +82,11 @@ def _fixed(game: str) -> dict[str, Any]:
 
 
 def _spec(name: str, title: str, actions: tuple[str, ...]) -> GameSpec:
-    return GameSpec(name, title, "coiffeur", KIND, players=4, teams=TEAMS_PAIRS, hand_size=9, tricks=9,
-                    bidding="declaration", action_names=actions, default_episode="match",
+    return GameSpec(name, title, "coiffeur", KIND, players=rules.PLAYERS, teams=TEAMS_PAIRS, hand_size=9,
+                    tricks=9, bidding="declaration", action_names=actions, default_episode="match",
                     switches=_switches(name), fixed=_fixed(name), pack=rules.pack,
-                    state_fields=rules.STATE_FIELDS)
+                    state_fields=rules.STATE_FIELDS, state_ranges=rules.STATE_RANGES,
+                    check_state=rules.check_state)
 
 
 SPECS = {"coiffeur": _spec("coiffeur", "Coiffeur", ACTIONS_8),

@@ -23,13 +23,14 @@ The game's own state (the two sheets and the deal's declaration, ``STATE_FIELDS`
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from jass_env.engine.cards import CONTRACTS, KING_QUEEN, OBENABE, UNDENUFE, popcount
 from jass_env.engine.jit import engine_inline, engine_jit
-from jass_env.engine.spec import tail_offsets
+from jass_env.engine.spec import MAX_TRICKS, tail_offsets
 from jass_env.engine.state import (
     PHASE_CONTRACT,
     PHASE_OVER,
@@ -53,6 +54,7 @@ from jass_env.engine.state import (
     S_STOECK_SHOWN,
     S_TAIL,
     S_TO_MOVE,
+    S_TRICK_NO,
     S_TRICKS_WON,
     S_WEIS_POINTS,
     S_WEIS_TEAM,
@@ -61,6 +63,7 @@ from jass_env.engine.state import (
 )
 from jass_env.engine.switches import RP_GAME, RP_MATCH_BONUS, RP_STOECK, RP_TRICKS, Rules
 from jass_env.engine.transitions import legal_in_card_play, start_round
+from jass_env.engine.validate import StateChecks
 
 from ..schieber.rules import DRAW, TEAMS, decide_weis
 
@@ -463,6 +466,79 @@ def set_world(game: int, st: np.ndarray, hands: np.ndarray, dealer: int, filled:
     start_round(game, st, hands, dealer, rp)
     for _ in range(pushes):
         apply_declaration(st, PUSH, rp)
+
+
+# checks of states from outside
+#: Coiffeur's players: two teams of two
+PLAYERS = 4
+#: the most a row's value may be from 0: no row's factor x (card points, Weis, Stöck and the bonuses),
+#: nor a penalty, comes near it
+SHEET_BOUND = 10**7
+#: the values each of the game's own fields may hold (GameSpec.state_ranges)
+STATE_RANGES = {"sheet": (-SHEET_BOUND, SHEET_BOUND), "filled": (0, (1 << MAX_ROWS) - 1),
+                "row": (-1, MAX_ROWS - 1), "game": (-1, CO_GUSCHTI_U), "eligible": (0, (1 << PLAYERS) - 1),
+                "pushers": (0, (1 << PLAYERS) - 1)}
+
+
+@cache
+def _declarations() -> tuple[np.ndarray, np.ndarray]:
+    """(ROW_GAMES, DIRECTIONS): bit g of ROW_GAMES[r] = a declaration plays row r as game g; and
+    DIRECTIONS[g, t] the contract ranking trick t of game g (from the declaration actions and
+    :func:`trick_direction`, run as Python)."""
+    row_games = np.zeros(MAX_ROWS, dtype=np.int64)
+    for action in range(DECLARE_OFFSET, SPECIAL_OFFSET + 4):    # every declaration (and the push)
+        if action != PUSH:
+            row_games[row_of_action.py_func(action)] |= 1 << game_of_action.py_func(action)
+    directions = np.array([[trick_direction.py_func(g, t) for t in range(MAX_TRICKS)]
+                           for g in range(CO_GUSCHTI_U + 1)], dtype=np.int64)
+    return row_games, directions
+
+
+def check_state(c: StateChecks) -> None:
+    """Coiffeur's checks of states from outside (:mod:`jass_env.engine.validate`): the rows
+    written are rows of the game's sheet; while declaring, nothing is declared yet, the candidates
+    are the players whose team has an open row, the player to move is one of them and the pushes
+    are theirs; in card play the declared row is on the sheet, its game one the row may be played
+    as, the contract the direction of the current trick, and the declarer known."""
+    n = c.players
+    rows = sum(1 << r for r in range(MAX_ROWS) if c.rp[RP_CO_FACTOR + r] > 0)
+    row_names = ", ".join(ROW_LABELS[r] for r in range(MAX_ROWS) if (rows >> r) & 1)
+    filled = c.tail("filled")
+    c.require(filled & ~rows == 0, S_CO_FILLED + np.arange(TEAMS),
+              lambda g, t: f"rows of the sheet of {c.spec.name} ({row_names}); not on it: bits "
+                           f"{int(filled[g, t]) & ~rows:#x}")
+    phase, row, game = c.col(S_PHASE), c.col(S_CO_ROW), c.col(S_CO_GAME)
+    declaring = phase == PHASE_CONTRACT
+    c.require(~declaring | (row == -1), S_CO_ROW, "-1 before the declaration")
+    c.require(~declaring | (game == -1), S_CO_GAME, "-1 before the declaration")
+    seats = np.arange(n)
+    open_team = (rows & ~filled[:, seats % TEAMS]) != 0
+    candidates = (open_team.astype(np.int64) << seats).sum(axis=1)
+    eligible, pushers = c.col(S_CO_ELIGIBLE), c.col(S_CO_PUSHERS)
+    c.require(~declaring | (eligible == candidates), S_CO_ELIGIBLE,
+              lambda g, _: f"the players whose team has an open row (bit p = player p): {candidates[g]}")
+    to_move = c.col(S_TO_MOVE)
+    c.require(~declaring | ((eligible >> to_move) & 1 == 1), S_TO_MOVE,
+              "while declaring a player whose team has an open row (S_CO_ELIGIBLE)")
+    c.require(pushers & ~eligible == 0, S_CO_PUSHERS, "players whose team has an open row (S_CO_ELIGIBLE)")
+    pushes = sum((pushers >> p) & 1 for p in range(n))
+    c.require(c.col(S_PUSHED) == pushes, S_PUSHED,
+              lambda g, _: f"the number of players who pushed (S_CO_PUSHERS), {pushes[g]}")
+    playing = phase == PHASE_PLAY
+    row_games, directions = _declarations()
+    row_at = np.maximum(row, 0)
+    game_at = np.maximum(game, 0)
+    c.require(~playing | ((row >= 0) & ((rows >> row_at) & 1 == 1)), S_CO_ROW,
+              f"in card play the row declared, one of {row_names}")
+    c.require(~playing | ((game >= 0) & ((row_games[row_at] >> game_at) & 1 == 1)), S_CO_GAME,
+              lambda g, _: f"a game row {ROW_LABELS[row[g]]} is played as: " + ", ".join(
+                  str(x) for x in range(CO_GUSCHTI_U + 1) if (row_games[row[g]] >> x) & 1))
+    direction = directions[game_at, np.minimum(c.col(S_TRICK_NO), MAX_TRICKS - 1)]
+    c.require(~playing | (c.col(S_CONTRACT) == direction), S_CONTRACT,
+              lambda g, _: f"the direction of the current trick of the game declared (S_CO_GAME "
+                           f"{game[g]}), {direction[g]}")
+    c.require(~playing | (c.col(S_DECLARER) >= 0), S_DECLARER,
+              f"in card play the player who declared, 0..{n - 1}")
 
 
 # Python readers

@@ -33,7 +33,8 @@ FIXED = {"contracts": ("D", "H", "S", "C"), "push": False, "weis": False, "stoec
          "multipliers": (1, 1, 1, 1, 1, 1), "target": 0, "bergpreis": 0, "first_forehand": "random",
          "leader_after_push": "forehand"}
 _SHAPE = dict(kind=KIND, teams=TEAMS_NONE, bidding="prediction", action_names=ACTION_NAMES, switches=SWITCHES,
-              fixed=FIXED, check_rules=check_match_rounds, pack=rules.pack, state_fields=rules.STATE_FIELDS)
+              fixed=FIXED, check_rules=check_match_rounds, pack=rules.pack, state_fields=rules.STATE_FIELDS,
+              state_ranges=rules.STATE_RANGES, check_state=rules.check_state)
 SPECS = {
     "differenzler": GameSpec("differenzler", "Differenzler", "differenzler", players=4, hand_size=9, tricks=9,
                              **_SHAPE),

@@ -42,6 +42,7 @@ from jass_env.engine.state import (
 )
 from jass_env.engine.switches import RP_GAME, RP_HAND_SIZE, Rules
 from jass_env.engine.transitions import legal_in_card_play
+from jass_env.engine.validate import StateChecks, contract_allowed
 
 from .._alone import add_round_to_game
 
@@ -66,6 +67,8 @@ RP_ZERO_BID = RP_GAME + 2          # index into ZERO_BID_BONUSES
 
 #: the game's tail of the state: each player's prediction, -1 = not yet made
 STATE_FIELDS = (("predictions", MAX_PLAYERS),)
+#: the values each field may hold (GameSpec.state_ranges): a prediction 0..157, or -1
+STATE_RANGES = {"predictions": (-1, ROUND_POINTS)}
 S_PREDICTIONS = S_TAIL + tail_offsets(STATE_FIELDS)["predictions"]
 
 
@@ -185,6 +188,23 @@ def set_predictions(st: np.ndarray, predictions: np.ndarray, rp: np.ndarray) -> 
     engine scores the world's round with the game's penalty."""
     for p in range(n_players(rp)):
         st[S_PREDICTIONS + p] = predictions[p]
+
+
+def check_state(c: StateChecks) -> None:
+    """Differenzler's checks of states from outside (:mod:`jass_env.engine.validate`): trump is a
+    suit; while predicting, the players from forehand up to the one to move have predicted and
+    the others not; in card play everyone has."""
+    contract_allowed(c)
+    n = c.players
+    made = c.tail("predictions")[:, :n] >= 0
+    forehand = c.col(S_FOREHAND)
+    turn = (c.col(S_TO_MOVE) - forehand) % n                       # the mover's place from forehand
+    place = (np.arange(n)[None, :] - forehand[:, None]) % n
+    predicting = c.col(S_PHASE) == PHASE_PREDICT
+    should = np.where(predicting[:, None], place < turn[:, None], True)
+    c.require(made == should, S_PREDICTIONS + np.arange(n),
+              lambda g, j: (f"a prediction 0..{ROUND_POINTS}: player {j} has predicted" if should[g, j] else
+                            f"-1: player {j} predicts after the player to move ({int(c.col(S_TO_MOVE)[g])})"))
 
 
 def predictions_of(st: np.ndarray, players: int) -> list[int | None]:

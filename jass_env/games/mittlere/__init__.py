@@ -23,7 +23,7 @@ SPECS = {"mittlere": GameSpec("mittlere", "Mittlere", "mittlere", KIND, players=
                               switches=(first_discard.NO_TRUMP_HAND,),
                               fixed={**first_discard.FIXED, "weis": False, "stoeck": 0},
                               check_rules=check_match_rounds, pack=first_discard.pack,
-                              state_fields=rules.STATE_FIELDS)}
+                              state_fields=rules.STATE_FIELDS, check_state=first_discard.check_state)}
 register_spec(SPECS["mittlere"])
 #: 12 hands a game (each of the 3 players deals four times); the under-trump ban only for a player
 #: who holds the led suit

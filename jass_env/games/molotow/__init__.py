@@ -20,7 +20,7 @@ KIND = 4
 _SHAPE = dict(kind=KIND, teams=TEAMS_NONE, bidding="none", action_names=CARD_ACTION_NAMES,
               switches=(first_discard.NO_TRUMP_HAND,), fixed=first_discard.FIXED,
               check_rules=check_match_rounds,
-              pack=first_discard.pack, state_fields=rules.STATE_FIELDS)
+              pack=first_discard.pack, state_fields=rules.STATE_FIELDS, check_state=first_discard.check_state)
 SPECS = {
     "molotow": GameSpec("molotow", "Molotow", "molotow", players=4, hand_size=9, tricks=9, **_SHAPE),
     "molotow3": GameSpec("molotow3", "Molotow for three", "molotow", players=3, hand_size=12, tricks=12,

@@ -21,9 +21,11 @@ KIND = 0
 ACTION_NAMES = CARD_ACTION_NAMES + tuple(f"choose {c}" for c in CONTRACTS) + ("push",)
 SPECS = {
     "schieber": GameSpec("schieber", "Schieber", "schieber", KIND, players=4, teams=TEAMS_PAIRS, hand_size=9,
-                         tricks=9, bidding="contract", action_names=ACTION_NAMES),
+                         tricks=9, bidding="contract", action_names=ACTION_NAMES,
+                         check_state=rules.check_state),
     "schieber6": GameSpec("schieber6", "Schieber for six", "schieber", KIND, players=6, teams=TEAMS_ALTERNATE,
-                          hand_size=6, tricks=6, bidding="contract", action_names=ACTION_NAMES),
+                          hand_size=6, tricks=6, bidding="contract", action_names=ACTION_NAMES,
+                          check_state=rules.check_state),
 }
 for _spec in SPECS.values():
     register_spec(_spec)

@@ -71,6 +71,7 @@ from jass_env.engine.switches import (
     Rules,
 )
 from jass_env.engine.transitions import legal_in_card_play
+from jass_env.engine.validate import StateChecks, contract_allowed
 from jass_env.engine.weis import weis_summary
 
 CONTRACT_OFFSET = 36   # action 36 + c names contract c (D H S C obenabe undenufe)
@@ -289,6 +290,25 @@ def set_public_scores(st: np.ndarray, weis_cards: list[int], weis_team: int, wei
         extra = (weis_points if t == weis_team and st[S_TRICK_NO] >= 1 else 0)
         extra += int(rp[RP_STOECK]) if stoeck_player >= 0 and int(side_of(stoeck_player, rp)) == t else 0
         st[S_SCORE + t] = (st[S_POINTS + t] + extra) * mult
+
+
+def check_state(c: StateChecks) -> None:
+    """Schieber's checks of states from outside (:mod:`jass_env.engine.validate`): a contract the
+    rules allow; a push (S_PUSHED 1) only under rules with the push; while the contract is chosen
+    the player to move is forehand, after the push his partner; in card play the contract has a
+    declarer."""
+    contract_allowed(c)
+    pushed = c.col(S_PUSHED)
+    c.require(pushed <= int(c.rules.push), S_PUSHED,
+              "0, or 1 after forehand pushed" if c.rules.push else f"0 (rules {c.rules.name!r} have no push)")
+    forehand = c.col(S_FOREHAND)
+    chooser = (forehand + PUSH_TO * pushed) % c.players
+    phase = c.col(S_PHASE)
+    c.require((phase != PHASE_CONTRACT) | (c.col(S_TO_MOVE) == chooser), S_TO_MOVE,
+              lambda g, _: f"while the contract is chosen forehand ({forehand[g]}), or after the push his "
+                           f"partner: {chooser[g]}")
+    c.require((phase != PHASE_PLAY) | (c.col(S_DECLARER) >= 0), S_DECLARER,
+              f"in card play the player who named the contract, 0..{c.players - 1}")
 
 
 def weis_team_max(rules: Rules) -> int:

@@ -27,7 +27,8 @@ FIXED = {"contracts": ("D", "H", "S", "C"), "push": False, "leader_after_push": 
 SPECS = {"sidi": GameSpec("sidi", "Sidi-Jass for two", "sidi", KIND, players=PLAYERS, teams=TEAMS_NONE,
                           hand_size=HAND_SIZE, tricks=18, bidding="none", action_names=ACTION_NAMES,
                           fixed=FIXED,
-                          state_fields=rules.STATE_FIELDS)}
+                          state_fields=rules.STATE_FIELDS, state_ranges=rules.STATE_RANGES,
+                          check_state=rules.check_state)}
 register_spec(SPECS["sidi"])
 PRESETS = {"sidi": rules_for(SPECS["sidi"], "sidi")}
 

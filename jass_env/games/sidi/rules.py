@@ -57,6 +57,7 @@ from jass_env.engine.state import (
 )
 from jass_env.engine.switches import RP_STOECK, RP_WEIS
 from jass_env.engine.transitions import legal_in_card_play
+from jass_env.engine.validate import StateChecks
 
 from ..schieber import rules as schieber
 
@@ -312,6 +313,38 @@ def set_stock(st: np.ndarray, stock: list[int] | np.ndarray, rp: np.ndarray) -> 
     for i, c in enumerate(cards):
         st[S_SI_STOCK + i] = c
     open_trump(st, rp)
+
+
+#: the values each of the game's own fields may hold (GameSpec.state_ranges)
+STATE_RANGES = {"stock": (0, N_CARDS - 1), "drawn": (0, STOCK_SIZE), "exchange": (-1, FREE_TRICKS - 1)}
+
+
+def check_state(c: StateChecks) -> None:
+    """Sidi's checks of states from outside (:mod:`jass_env.engine.validate`): trump is the suit
+    of the turned card, which lies last in the stock; two cards were drawn after each trick while
+    the stock lasted; the exchange (if any) came before the current trick; the cards still in the
+    stock (and the face-up one) are in no hand and not played."""
+    trump = c.col(S_TRUMP_CARD)
+    c.require(trump >= 0, S_TRUMP_CARD, "the card turned face up at the deal, a card id 0..35")
+    c.require(c.col(S_CONTRACT) == trump // 9, S_CONTRACT,
+              lambda g, _: f"the suit of the turned card (S_TRUMP_CARD {trump[g]}), {trump[g] // 9}")
+    stock = c.tail("stock")
+    c.require(stock[:, -1] == trump, S_SI_STOCK + STOCK_SIZE - 1,
+              lambda g, _: f"the turned card (S_TRUMP_CARD), {trump[g]}, last in the stock")
+    trick_no, drawn, exchange = c.col(S_TRICK_NO), c.col(S_SI_DRAWN), c.col(S_SI_EXCHANGE)
+    should = np.minimum(PLAYERS * trick_no, STOCK_SIZE)
+    c.require(drawn == should, S_SI_DRAWN,
+              lambda g, _: f"two cards a trick while the stock lasts: {should[g]} after {trick_no[g]} tricks")
+    c.require(exchange <= trick_no, S_SI_EXCHANGE,
+              lambda g, _: f"-1, or a trick 0..{min(trick_no[g], FREE_TRICKS - 1)} (at most S_TRICK_NO)")
+    seen = np.bitwise_or.reduce(c.block(S_HANDS, PLAYERS) | c.block(S_PLAYED, PLAYERS), axis=1)
+    place = np.arange(STOCK_SIZE)
+    face_up = np.where(exchange >= 0, 9 * (trump // 9) + SIX, trump)
+    lying = np.where(place[None, :] == STOCK_SIZE - 1, face_up[:, None], stock)
+    c.require((place[None, :] < drawn[:, None]) | ((seen[:, None] >> lying) & 1 == 0), S_SI_STOCK + place,
+              lambda g, i: f"a card not yet drawn: in no hand and not played; "
+                           f"{int(lying[g, i])} is (the face-up card, place {STOCK_SIZE - 1}, is the trump 6 "
+                           f"after the exchange)")
 
 
 @engine_jit
