@@ -14,7 +14,9 @@ iteration's scalars (:mod:`agents.training.scalars`); the periodic evaluation, w
 behaviour-cloning warm start (:mod:`agents.training.warm_start`) runs once before iteration 0.
 The run folder (:mod:`agents.training.run_folder`) ends with the final evaluation
 (:mod:`agents.training.results`). ``--resume`` continues a run exactly as if it had not been
-interrupted. Exit status 2 with one ``error:`` line for a bad config or checkpoint.
+interrupted. Every agent the config names is built for the run's game before the run folder is
+written (:mod:`agents.training.agent_specs`). Exit status 2 with one ``error:`` line for a bad
+config or checkpoint.
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ except ModuleNotFoundError as _exc:  # torch, TensorBoard, PyYAML and matplotlib
 
 from agents.evaluation.protocol import statistic_for
 from agents.network import CheckpointError
+from agents.training.agent_specs import check_eval_opponents
 from agents.training.checkpoint import Counters, restore, resume_checkpoint, save_checkpoint
-from agents.training.config import TrainConfig, load_config, resumed_config
+from agents.training.config import TrainConfig, best_opponent, load_config, resumed_config
 from agents.training.console import ProgressLine, print_summary
 from agents.training.generators import Generators, seed_globals
 from agents.training.lineups import SELF, Lineups, bots_act, opponent_agent, policy_actions
@@ -49,7 +52,6 @@ from agents.training.ppo import PPO_STATS, minibatch_means, minibatch_update, pp
 from agents.training.results import (
     Evaluation,
     RunSummary,
-    best_opponent,
     evaluate_policy,
     final_outputs,
     finished_run,
@@ -72,6 +74,7 @@ def train(cfg: TrainConfig, ckpt: dict[str, Any] | None = None, stop_after: int 
     ``overwrite``: a fresh run removes the outputs of an earlier run in the folder first."""
     run_dir = Path(cfg.run_dir)
     device = configure_torch(cfg)
+    check_eval_opponents(cfg, resumed=ckpt is not None)
     seed_globals(cfg.seed)
     gens = Generators.from_seed(cfg.seed)
 

@@ -23,15 +23,17 @@ from agents.batched import evaluate_vs_bot
 from agents.bots.schieber import HeuristicAgent, heuristic_actions
 from agents.curves import read_curves
 from agents.network import CheckpointError, apply_mask, load_policy, read_checkpoint, save_policy
-from agents.policy import PolicyAgent
+from agents.policy import PolicyAgent, write_random_checkpoint
+from agents.training.agent_specs import check_eval_opponents
 from agents.training.checkpoint import load_trainer_checkpoint
-from agents.training.config import load_config, make_config
+from agents.training.config import load_config, make_config, resumed_config
 from agents.training.generators import Generators
 from agents.training.lineups import episode_margins, opponent_agent
 from agents.training.networks import load_initial_policy, new_policy
 from agents.training.ppo import log_prob_entropy, ppo_loss, seat_gae
 from agents.training.warm_start import warm_start
 from agents.training.yaml_config import ConfigError
+from jass_env.envs.encoding import obs_dim
 from jass_env.envs.vector import VectorJassEnv
 from jass_env.games import make_rules
 from jass_env.games.schieber.suit_symmetry import suit_permutations
@@ -720,3 +722,63 @@ def test_a_bad_opponent_agent_is_named(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: config key 'opponent_agent'") and "schieber only" in err
     assert "Traceback" not in err and not (tmp_path / "run").exists()
+
+
+# mistakes refused before a run starts, and every stopped run resumable
+def _policy_of(game: str, path: Path) -> Path:
+    """A random-weights policy checkpoint of ``game``, of the smoke config's size (hidden [32])."""
+    return write_random_checkpoint(path, hidden=[32], game=game)
+
+
+@pytest.mark.parametrize("overrides, key, agent, why", [
+    (["eval_opponents=[heuristic, {spec}]"], "eval_opponents[1]", "schieber", "trained for game 'schieber'"),
+    (["eval_opponents=[{spec}, heuristic]"], "eval_opponents[0]", "gone", "does not exist"),
+    (["opponents={{self: 0.5, agent: 0.5}}", "opponent_agent={spec}"], "opponent_agent", "schieber",
+     "trained for game 'schieber'"),
+])
+def test_an_agent_that_cannot_play_the_runs_game_is_refused_before_the_run_starts(overrides, key, agent, why,
+                                                                                    tmp_path, capsys):
+    """A Differenzler run names a Schieber policy (or a file that is not there) as an opponent: the
+    error names the config key, the spec and why, and no run folder is written (before, the run
+    died at its first evaluation and, the opponent being part of its config, could not resume)."""
+    spec = _policy_of("schieber", tmp_path / "schieber.pt") if agent == "schieber" else tmp_path / "gone.pt"
+    run = tmp_path / "run"
+    assert run_train("--config", SMOKE, f"run_dir={run}", "rules=differenzler",
+                     *(o.format(spec=spec) for o in overrides)) == 2
+    err = capsys.readouterr().err
+    assert f"error: config key '{key}': '{spec}' cannot play differenzler, the game this run trains" in err
+    assert why in err and "Traceback" not in err
+    assert not run.exists()
+
+
+def test_an_init_policy_of_another_game_is_refused_even_when_its_sizes_fit(tmp_path):
+    # Mittlere's observation and Molotow-for-three's have the same length and both games 36
+    # actions, but the numbers mean other things: only the game a checkpoint records tells them apart
+    mittlere, molotow3 = make_rules("mittlere"), make_rules("molotow3")
+    assert (obs_dim(mittlere), mittlere.spec.n_actions) == (obs_dim(molotow3), molotow3.spec.n_actions)
+    start = _policy_of("mittlere", tmp_path / "mittlere.pt")
+    cfg = smoke(tmp_path / "run", "rules=molotow3", f"init_policy={start}")
+    with pytest.raises(ConfigError) as e:
+        load_initial_policy(cfg, new_policy(cfg, molotow3))
+    assert f"config key 'init_policy': '{start}' cannot play molotow3" in str(e.value)
+    assert "trained for game 'mittlere'" in str(e.value)
+
+
+def test_a_resumed_run_may_leave_out_an_eval_opponent_that_is_gone(stopped_run, tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    gone = tmp_path / "gone.pt"
+    latest_pt = run / "checkpoints" / "latest.pt"
+    ckpt = read_checkpoint(latest_pt)                # a run evaluated against a checkpoint since deleted
+    ckpt["trainer"]["config"]["eval_opponents"] = ["random", "heuristic", str(gone)]
+    torch.save(ckpt, latest_pt)
+    assert run_train("--resume", run) == 2
+    err = capsys.readouterr().err
+    assert f"config key 'eval_opponents[2]': '{gone}' cannot play schieber" in err and "does not exist" in err
+    assert f"train.py --resume {run} 'eval_opponents=[random, heuristic]'" in err
+    assert run_train("--resume", run, "eval_opponents=[random, heuristic]", "--stop-after", "3") == 0
+    assert latest(run)["iteration"] == 3
+    # best.pt is picked against the heuristic: a resumed run keeps it, so that opponent must stay
+    with pytest.raises(ConfigError, match="this run picks best.pt against 'heuristic'"):
+        resumed_config(ckpt["trainer"]["config"], ["eval_opponents=[random]"], run)
+    with pytest.raises(ConfigError, match="this run picks best.pt against it, so it must play"):
+        check_eval_opponents(make_config({"eval_opponents": [str(gone)], "run_dir": str(run)}), resumed=True)

@@ -43,7 +43,9 @@ MAX_SEED = 2**64 - 2
 #: ``device`` (another device rounds differently; allowed so that a run can move machines).
 #: ``torch_threads`` is not among them: resuming a smoke run with 2 threads instead of 1 changed
 #: the final weights (by up to 4e-9), since threaded kernels sum in another order.
-RESUME_OVERRIDABLE = ("progress", "device", "eval_every", "eval_deals", "checkpoint_every",
+#: ``eval_opponents`` may change as long as the opponent that picks ``best.pt`` stays
+#: (:func:`best_opponent`), so that a run whose opponent checkpoint is gone can still go on.
+RESUME_OVERRIDABLE = ("progress", "device", "eval_every", "eval_deals", "eval_opponents", "checkpoint_every",
                       "final_eval_deals", "final_eval_seed")
 
 
@@ -56,6 +58,11 @@ def is_eval_opponent(x: Any) -> bool:
     except AgentSpecError:
         return False
     return True
+
+
+def best_opponent(opponents: Sequence[str]) -> str | None:
+    """The eval opponent that picks ``best.pt``: the heuristic if evaluated, else the first."""
+    return "heuristic" if "heuristic" in opponents else (opponents[0] if opponents else None)
 
 
 def _hidden_sizes(v: list[int]) -> bool:
@@ -279,4 +286,12 @@ def resumed_config(stored: Mapping[str, Any], overrides: Sequence[str], run_dir:
             raise ConfigError(f"override {text!r}: {k!r} cannot change when resuming (it would "
                               f"change the run); allowed: {', '.join(RESUME_OVERRIDABLE)}")
         values[k] = v
-    return dataclasses.replace(make_config(values), run_dir=str(run_dir))
+    cfg = make_config(values)
+    kept = best_opponent(make_config(stored).eval_opponents)
+    if best_opponent(cfg.eval_opponents) != kept:
+        keep = ("list heuristic" if kept == "heuristic" else
+                f"list {kept!r} first and no heuristic" if kept else "keep the list empty")
+        raise ConfigError(f"override eval_opponents={cfg.eval_opponents}: this run picks best.pt against "
+                          f"{kept!r} (the heuristic when it is listed, else the first opponent), and a "
+                          f"resumed run must go on picking it so; {keep}")
+    return dataclasses.replace(cfg, run_dir=str(run_dir))

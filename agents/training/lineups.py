@@ -23,11 +23,12 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
 
 from ..batched import SpecBot, bot_actions
 from ..evaluation.protocol import statistic_for
+from ..network import CheckpointError
 from ..registry import AgentSpecError
+from .agent_specs import spec_error
 from .config import OPPONENT_KINDS, TrainConfig
 from .networks import Learner, policy_and_value
 from .ppo import sample_actions
-from .yaml_config import ConfigError
 
 SELF, SNAPSHOT, RANDOM, HEURISTIC, AGENT = (OPPONENT_KINDS.index(k)
                                             for k in ("self", "snapshot", "random", "heuristic", "agent"))
@@ -109,8 +110,8 @@ def opponent_agent(cfg: TrainConfig, rules: Rules, rng: np.random.Generator) -> 
         return None
     try:
         bot = SpecBot(cfg.opponent_agent, rules, seed=0)
-    except AgentSpecError as e:         # a spec of another game, or a parameter the agent refuses
-        raise ConfigError(f"config key 'opponent_agent': {e}") from None
+    except (AgentSpecError, CheckpointError) as e:     # a bot or checkpoint of another game, a bad parameter
+        raise spec_error("opponent_agent", cfg.opponent_agent, rules, e) from None
     bot.agent.rng = rng
     return bot
 

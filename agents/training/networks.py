@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from jass_env.engine.switches import Rules
 from jass_env.envs.encoding import obs_dim, state_dim
+from jass_env.games import make_rules
 
 from ..extras import missing_extra
 
@@ -24,6 +25,8 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.training (the trainer)") from None
 
 from ..network import PolicyNet, init_linear_layers, load_policy
+from ..trained_for import layout_problem, stored_trained_for
+from .agent_specs import spec_error
 from .config import TrainConfig
 from .yaml_config import ConfigError
 
@@ -90,8 +93,13 @@ def new_policy(cfg: TrainConfig, rules: Rules, seed: int | None = None) -> Polic
 def load_initial_policy(cfg: TrainConfig, policy: PolicyNet) -> None:
     """Copy the weights of the checkpoint ``cfg.init_policy`` into ``policy`` (of a suit-averaged
     network its MLP's: ``policy`` stays a single view); CheckpointError for a bad file, ConfigError
-    when its network does not fit the config and the game."""
-    net, _ = load_policy(cfg.init_policy)
+    when it is a policy of another game (even one of the same sizes: Mittlere's and Molotow's for
+    three) or its network does not fit the config."""
+    net, ckpt = load_policy(cfg.init_policy)
+    rules = make_rules(cfg.rules)
+    problem = layout_problem(stored_trained_for(ckpt), f"policy checkpoint {cfg.init_policy!r}", rules)
+    if problem:
+        raise spec_error("init_policy", cfg.init_policy, rules, problem)
     have = (net.hidden, net.obs_dim, net.n_actions)
     want = (policy.hidden, policy.obs_dim, policy.n_actions)
     if have != want:

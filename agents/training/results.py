@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,8 @@ from ..curves import plot_strength
 from ..evaluation.protocol import PLAYS, protocol_for, statistic_for
 from ..files import atomic_write
 from ..network import PolicyNet, load_policy
-from .config import TrainConfig
+from .agent_specs import check_eval_opponents
+from .config import TrainConfig, best_opponent
 from .networks import configure_torch
 from .run_folder import CHECKPOINTS, checkpoint_path
 
@@ -63,17 +63,15 @@ class RunSummary:
 
 def finished_run(cfg: TrainConfig, ckpt: dict[str, Any]) -> RunSummary:
     """Resume a run whose checkpoint ``ckpt`` has all its iterations (perhaps killed after its last
-    checkpoint, before the final outputs): train nothing, write only the missing final outputs."""
+    checkpoint, before the final outputs): train nothing, write only the missing final outputs (once
+    the eval opponents they need are checked)."""
     device = configure_torch(cfg)
     run_dir = Path(cfg.run_dir)
+    if cfg.final_eval_deals and not _results_written(run_dir):
+        check_eval_opponents(cfg, resumed=True)
     return RunSummary(run_dir, int(ckpt["trainer"]["iteration"]), cfg.iterations,
                       int(ckpt["trainer"]["env_decisions"]), final_outputs(cfg, run_dir, device),
                       already_finished=True)
-
-
-def best_opponent(opponents: Sequence[str]) -> str | None:
-    """The eval opponent that picks ``best.pt``: the heuristic if evaluated, else the first."""
-    return "heuristic" if "heuristic" in opponents else (opponents[0] if opponents else None)
 
 
 def evaluate_policy(cfg: TrainConfig, policy: PolicyNet, device: torch.device) -> Evaluation:
@@ -121,6 +119,11 @@ def final_results(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict
     return out
 
 
+def _results_written(run_dir: Path) -> bool:
+    """Whether the final evaluation's ``results.json`` and ``results.md`` are in ``run_dir``."""
+    return (run_dir / "results.json").exists() and (run_dir / "results.md").exists()
+
+
 def final_outputs(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict[str, Any] | None:
     """The end of a run: ``results.json``/``results.md`` (:func:`final_results`, if
     ``final_eval_deals``) and ``strength.png`` (if ``eval_opponents``), each written unless it
@@ -128,7 +131,7 @@ def final_outputs(cfg: TrainConfig, run_dir: Path, device: torch.device) -> dict
     the results dict, or None without a final evaluation."""
     results = None
     if cfg.final_eval_deals:
-        if (run_dir / "results.json").exists() and (run_dir / "results.md").exists():
+        if _results_written(run_dir):
             results = json.loads((run_dir / "results.json").read_text())
         else:
             results = final_results(cfg, run_dir, device)
