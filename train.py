@@ -14,7 +14,8 @@ iteration's scalars (:mod:`agents.training.scalars`); the periodic evaluation, w
 behaviour-cloning warm start (:mod:`agents.training.warm_start`) runs once before iteration 0.
 The run folder (:mod:`agents.training.run_folder`) ends with the final evaluation
 (:mod:`agents.training.results`). ``--resume`` continues a run exactly as if it had not been
-interrupted. Every agent the config names is built for the run's game before the run folder is
+interrupted (:mod:`agents.training.resume`: from ``latest.pt``, else ``best.pt``, else from
+iteration 0). Every agent the config names is built for the run's game before the run folder is
 written (:mod:`agents.training.agent_specs`). Exit status 2 with one ``error:`` line for a bad
 config or checkpoint.
 """
@@ -42,8 +43,8 @@ except ModuleNotFoundError as _exc:  # torch, TensorBoard, PyYAML and matplotlib
 from agents.evaluation.protocol import statistic_for
 from agents.network import CheckpointError
 from agents.training.agent_specs import check_eval_opponents
-from agents.training.checkpoint import Counters, restore, resume_checkpoint, save_checkpoint
-from agents.training.config import TrainConfig, best_opponent, load_config, resumed_config
+from agents.training.checkpoint import Counters, restore, save_checkpoint
+from agents.training.config import TrainConfig, best_opponent, load_config
 from agents.training.console import ProgressLine, print_summary
 from agents.training.generators import Generators, seed_globals
 from agents.training.lineups import SELF, Lineups, bots_act, opponent_agent, policy_actions
@@ -57,6 +58,7 @@ from agents.training.results import (
     finished_run,
     is_new_best,
 )
+from agents.training.resume import resumed_run
 from agents.training.rollout import Rollout, bootstrap_values, make_env
 from agents.training.run_folder import fresh_run_dir, open_run
 from agents.training.scalars import log_evaluation, log_iteration
@@ -168,20 +170,22 @@ def train(cfg: TrainConfig, ckpt: dict[str, Any] | None = None, stop_after: int 
             log_iteration(writer, run, losses, batch, optimizer.param_groups[0]["lr"], N * T, it_time,
                           margins, timers.since(t_before))
 
-        # evaluation, checkpoints
-        if (cfg.eval_every and run.iteration % cfg.eval_every == 0) or run.iteration == cfg.iterations:
+        # evaluation, checkpoints (either one can be resumed from: best.pt too holds the whole state)
+        evaluated = ((cfg.eval_every and run.iteration % cfg.eval_every == 0)
+                     or run.iteration == cfg.iterations)
+        if evaluated:
             eval_policy.load_state_dict(policy.state_dict())
             with timers("eval"):
                 last_eval = evaluate_policy(cfg, eval_policy, device)
-            elapsed = run.elapsed_before + time.monotonic() - start
-            log_evaluation(writer, last_eval, run.env_decisions, timers.last["eval"], elapsed)
-            if is_new_best(cfg, last_eval, run.best_eval):
-                run.best_eval = last_eval[best_opponent(cfg.eval_opponents)][stat.key]
-                save_checkpoint("best.pt", cfg, run, learner, env, lineups, gens, elapsed)
-        writer.flush()                         # all that the checkpoint covers is on disk before it
+            log_evaluation(writer, last_eval, run.env_decisions, timers.last["eval"],
+                           run.elapsed_before + time.monotonic() - start)
+        writer.flush()                         # all that a checkpoint covers is on disk before it
+        elapsed = run.elapsed_before + time.monotonic() - start
+        if evaluated and is_new_best(cfg, last_eval, run.best_eval):
+            run.best_eval = last_eval[best_opponent(cfg.eval_opponents)][stat.key]
+            save_checkpoint("best.pt", cfg, run, learner, env, lineups, gens, elapsed)
         if run.iteration % cfg.checkpoint_every == 0 or run.iteration == last_iter:
-            save_checkpoint("latest.pt", cfg, run, learner, env, lineups, gens,
-                            run.elapsed_before + time.monotonic() - start)
+            save_checkpoint("latest.pt", cfg, run, learner, env, lineups, gens, elapsed)
         progress_line.update(run, N * T / it_time, losses.get("entropy", math.nan), last_eval, stat.key)
 
     writer.close()
@@ -198,13 +202,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--config", help="YAML config (configs/*.yaml); keys: agents/training/config.py "
                     "TrainConfig")
     ap.add_argument("--resume", metavar="RUN_DIR",
-                    help="continue the run in RUN_DIR from checkpoints/latest.pt (a finished run: only "
-                    "its missing final outputs are written)")
+                    help="continue the run in RUN_DIR from checkpoints/latest.pt (else best.pt; a run "
+                    "stopped before either starts over from its config.yaml; a finished run: only its "
+                    "missing final outputs are written)")
     ap.add_argument("--stop-after", type=int, metavar="N", help="stop after N iterations in total "
                     "(checkpointed; resume later)")
     ap.add_argument("--overwrite", action="store_true", help="start afresh in a run_dir that already holds "
-                    "a run, removing its checkpoints, events, config and results (without it such a "
-                    "run_dir is refused)")
+                    "files, removing an earlier run's checkpoints, events, config.yaml and results there "
+                    "(other files stay; without it such a run_dir is refused)")
     ap.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, e.g. lr=1e-4 "
                     "(before or after the options)")
     args = ap.parse_intermixed_args(argv)
@@ -216,18 +221,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ConfigError("--resume takes the config stored in the run; do not pass --config too")
             if args.overwrite:
                 raise ConfigError("--overwrite starts a run afresh; it cannot go with --resume")
-            run_dir = Path(args.resume)
-            ckpt = resume_checkpoint(run_dir)
-            cfg = resumed_config(ckpt["trainer"]["config"], args.overrides, run_dir)
+            cfg, ckpt = resumed_run(Path(args.resume), args.overrides)
+            overwrite = ckpt is None             # starting over: the earlier process's outputs go
         else:
             if not args.config:
                 raise ConfigError("give --config FILE (e.g. configs/quickstart.yaml) or --resume RUN_DIR")
             asked = load_config(args.config, args.overrides)
             cfg, ckpt = replace(asked, run_dir=str(fresh_run_dir(asked, args.overwrite))), None
+            overwrite = args.overwrite
         if ckpt is not None and int(ckpt["trainer"]["iteration"]) >= cfg.iterations:
             summary = finished_run(cfg, ckpt)
         else:
-            summary = train(cfg, ckpt, stop_after=args.stop_after, overwrite=args.overwrite)
+            summary = train(cfg, ckpt, stop_after=args.stop_after, overwrite=overwrite)
     except (ConfigError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -32,7 +32,7 @@ from agents.training.lineups import episode_margins, opponent_agent
 from agents.training.networks import load_initial_policy, new_policy
 from agents.training.ppo import log_prob_entropy, ppo_loss, seat_gae
 from agents.training.warm_start import warm_start
-from agents.training.yaml_config import ConfigError
+from agents.training.yaml_config import ConfigError, config_yaml
 from jass_env.envs.encoding import obs_dim
 from jass_env.envs.vector import VectorJassEnv
 from jass_env.games import make_rules
@@ -730,6 +730,12 @@ def _policy_of(game: str, path: Path) -> Path:
     return write_random_checkpoint(path, hidden=[32], game=game)
 
 
+def _same_weights(a: Path, b: Path) -> bool:
+    """Whether the checkpoints ``a`` and ``b`` hold the same policy weights."""
+    wa, wb = read_checkpoint(a)["model"], read_checkpoint(b)["model"]
+    return wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
 @pytest.mark.parametrize("overrides, key, agent, why", [
     (["eval_opponents=[heuristic, {spec}]"], "eval_opponents[1]", "schieber", "trained for game 'schieber'"),
     (["eval_opponents=[{spec}, heuristic]"], "eval_opponents[0]", "gone", "does not exist"),
@@ -762,6 +768,60 @@ def test_an_init_policy_of_another_game_is_refused_even_when_its_sizes_fit(tmp_p
         load_initial_policy(cfg, new_policy(cfg, molotow3))
     assert f"config key 'init_policy': '{start}' cannot play molotow3" in str(e.value)
     assert "trained for game 'mittlere'" in str(e.value)
+
+
+def test_resume_refuses_a_checkpoint_of_another_game_put_in_the_run_folder(stopped_run, tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)            # made a Differenzler run's folder, with a Schieber
+    config = run / "config.yaml"                     # run's checkpoint put in it
+    values = {**load_config(config).to_dict(), "rules": "differenzler"}
+    config.write_text(config_yaml(make_config(values)))
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    assert run_train("--resume", run) == 2
+    err = capsys.readouterr().err
+    assert "is of a schieber run (rules 'schieber'" in err and "Traceback" not in err
+    assert f"the run in '{run}' trains differenzler (rules 'differenzler' in its config.yaml)" in err
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+    # a checkpoint whose own config trains another game than its policy plays does not fit itself
+    latest_pt = run / "checkpoints" / "latest.pt"
+    ckpt = read_checkpoint(latest_pt)
+    ckpt["trainer"]["config"]["rules"] = "differenzler"
+    torch.save(ckpt, latest_pt)
+    assert run_train("--resume", run) == 2
+    err = capsys.readouterr().err
+    assert "was trained for game 'schieber'" in err and "does not fit its own config" in err
+
+
+def test_a_run_stopped_before_its_first_checkpoint_starts_over_when_resumed(stopped_run, finished_run,
+                                                                           tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    for name in ("latest.pt", "best.pt"):           # killed before it saved any checkpoint
+        (run / "checkpoints" / name).unlink()
+    assert run_train("--config", SMOKE, f"run_dir={run}") == 2
+    err = capsys.readouterr().err
+    assert "stopped before its first checkpoint" in err and "nothing to resume" in err
+    assert "--overwrite" in err and "--resume" not in err
+    assert run_train("--resume", run) == 0
+    assert "starting it over from iteration 0 with its config.yaml" in capsys.readouterr().err
+    # a run is reproducible: started over, it ends where the run that was never stopped ends
+    assert _same_weights(run / "checkpoints" / "latest.pt", finished_run / "checkpoints" / "latest.pt")
+    assert len(list(run.glob("events.out.tfevents.*"))) == 1 and eval_steps(run) == [1024, 2048]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run_train("--resume", empty) == 2
+    assert "no run to resume there (no checkpoints/latest.pt and no config.yaml)" in capsys.readouterr().err
+
+
+def test_a_run_stopped_after_best_pt_before_latest_pt_resumes_from_best_pt(stopped_run, finished_run,
+                                                                           tmp_path, capsys):
+    run = copy_run(stopped_run, tmp_path)
+    (run / "checkpoints" / "latest.pt").unlink()    # best.pt of iteration 2 saved, killed before latest.pt
+    assert run_train("--config", SMOKE, f"run_dir={run}") == 2
+    assert f"--resume {run}" in capsys.readouterr().err            # there is a checkpoint to resume
+    assert run_train("--resume", run) == 0
+    assert "continuing from checkpoints/best.pt, which holds the whole trainer state at iteration 2" in (
+        capsys.readouterr().err)
+    assert _same_weights(run / "checkpoints" / "latest.pt", finished_run / "checkpoints" / "latest.pt")
+    assert eval_steps(run) == [1024, 2048]
 
 
 def test_a_resumed_run_may_leave_out_an_eval_opponent_that_is_gone(stopped_run, tmp_path, capsys):

@@ -100,14 +100,6 @@ def load_trainer_checkpoint(path: Path) -> dict[str, Any]:
     return ckpt
 
 
-def resume_checkpoint(run_dir: Path) -> dict[str, Any]:
-    """``run_dir/checkpoints/latest.pt``, the checkpoint ``--resume run_dir`` continues from."""
-    if run_dir.exists() and not run_dir.is_dir():
-        raise CheckpointError(f"--resume {str(run_dir)!r} is a file; give the run folder that train.py "
-                              "wrote (it holds checkpoints/latest.pt)")
-    return load_trainer_checkpoint(checkpoint_path(run_dir))
-
-
 def restore(ckpt: dict[str, Any], cfg: TrainConfig, learner: Learner, env: VectorJassEnv,
             lineups: Lineups, gens: Generators) -> tuple[Counters, VectorReset]:
     """Load a trainer checkpoint into the networks, env, line-ups and generators; returns the
