@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from jass_env.envs.checks import check_seed
+
 Observation = Mapping[str, np.ndarray]
 
 
@@ -28,11 +30,14 @@ class Agent:
     name: str = "agent"
 
     def __init__(self, seed: int | None = None) -> None:
+        check_seed(seed)
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        """Start a new deal; reseed the agent's generator when a seed is given."""
+        """Start a new deal; reseed the agent's generator when a seed is given (a non-negative
+        integer, as the environments take; ValueError otherwise, the generator kept)."""
         if seed is not None:
+            check_seed(seed)
             self.rng = np.random.default_rng(seed)
 
     def act(self, obs: Observation) -> int:

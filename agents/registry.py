@@ -4,6 +4,9 @@ Spec grammar: ``NAME`` or ``NAME:key=value,key=value``, or a checkpoint path (en
 existing file), optionally followed by ``:key=value,...`` policy parameters
 (``runs/x.pt:greedy=false``). A path ending in ``.onnx`` is an exported policy
 (``python -m agents.export``) played with onnxruntime, without torch (``runs/x.onnx:greedy=false``).
+A spec that starts with an agent name is that agent, even when a parameter names a file
+(``search:worlds=30,checkpoint=runs/x.pt``); a file whose name is an agent's is given as ``./NAME``.
+Each parameter is given once; seeds are non-negative integers.
 
 =========  ================================================  =====================================
 name       parameters (defaults)                              agent
@@ -13,7 +16,8 @@ heuristic  seed                                              the game's heuristi
 pimc       worlds, rollout=heuristic|random, time_limit      the game's PIMC (its BOTS fact);
            (seconds per decision), seed                      defaults per game
 policy     checkpoint (default: the game's shipped policy,   agents.policy.PolicyAgent
-           else random weights), greedy=true, seed
+           else random weights, with a warning),
+           greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 search     checkpoint, worlds=30, candidates, contract,      the game's policy-guided search, where
            time_limit, plays, margin, oversample, seed       it has one (its BOTS fact)
@@ -29,11 +33,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from jass_env.engine.switches import Rules
+from jass_env.envs.checks import check_seed
 from jass_env.games import REGISTRY, game_of, make_rules, presets_of
 
 from .base import Agent
@@ -41,6 +47,11 @@ from .base import Agent
 
 class AgentSpecError(ValueError):
     """An agent spec with an unknown name, a bad parameter, or an agent that cannot be built."""
+
+
+class UntrainedPolicyWarning(UserWarning):
+    """``policy`` without a checkpoint for a game that ships no trained policy: the agent plays a
+    network with random weights."""
 
 
 def _bool(v: str) -> bool:
@@ -75,6 +86,13 @@ def _pos_int(v: str) -> int:
     return x
 
 
+def _seed(v: str) -> int:
+    x = int(v)
+    if x < 0:
+        raise ValueError(f"expected a non-negative integer seed, got {v!r}")
+    return x
+
+
 def _rollout(v: str) -> str:
     if v not in ("heuristic", "random"):
         raise ValueError(f"expected heuristic or random, got {v!r}")
@@ -96,23 +114,23 @@ class AgentType:
     checks_rules: bool = False
 
 
-_SEED = {"seed": int}
+_SEED = {"seed": _seed}
 AGENTS: dict[str, AgentType] = {
     "random": AgentType(_SEED, "uniformly random legal actions (phase actions as the game's bots say)",
                         "agents.random_bot", "RandomAgent", takes_rules=False, checks_rules=True),
     "heuristic": AgentType(_SEED, "the game's rule-based bot"),
-    "pimc": AgentType({"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": int},
+    "pimc": AgentType({"worlds": _pos_int, "rollout": _rollout, "time_limit": _opt_float, "seed": _seed},
                       "Perfect Information Monte Carlo search with the game's objective"),
-    "policy": AgentType({"checkpoint": str, "greedy": _bool, "seed": int},
+    "policy": AgentType({"checkpoint": str, "greedy": _bool, "seed": _seed},
                         "a trained policy checkpoint (default: the game's shipped policy)",
                         "agents.policy", "PolicyAgent", takes_rules=False, checks_rules=True),
-    "onnx": AgentType({"path": str, "greedy": _bool, "seed": int},
+    "onnx": AgentType({"path": str, "greedy": _bool, "seed": _seed},
                       "an exported ONNX policy (python -m agents.export), run with onnxruntime",
                       "agents.onnx_policy", "OnnxPolicyAgent", takes_rules=False, checks_rules=True),
     "search": AgentType({"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
-                         "seed": int},
+                         "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game has one)"),
 }
 
@@ -132,15 +150,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                              + describe_specs())
     spec = spec.strip()
     name, params_text = spec, ""
-    if _is_path(spec):
+    first, _, rest = spec.partition(":")
+    if first.strip().lower() in AGENTS:          # an agent name, whose parameters may name a file
+        name, params_text, params = first, rest, {}
+    elif _is_path(spec):
         name, params = _path_agent(spec)
     else:
         head, sep, tail = spec.rpartition(":")
         if sep and _is_path(head):
             (name, params), params_text = _path_agent(head), tail
         else:
-            name, _, params_text = spec.partition(":")
-            params = {}
+            name, params_text, params = first, rest, {}
     name = name.strip().lower()
     if name not in AGENTS:
         raise AgentSpecError(f"unknown agent {name!r} in spec {spec!r}; valid agents:\n" + describe_specs())
@@ -177,14 +197,20 @@ def _path_agent(path: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = None) -> Agent:
     """Build an agent from a spec (see the module doc) for the given rules.
 
-    ``seed`` is used when the spec does not set one. A trained policy is checked against ``rules``
-    (:mod:`agents.trained_for`: another game is refused, other rules warn). Raises AgentSpecError
-    for unknown names, bad parameters or an agent module that is not available, and
-    :class:`agents.network.CheckpointError` for unreadable checkpoints (unreadable ``.onnx`` files
-    raise :class:`agents.onnx_policy.OnnxModelError`, an AgentSpecError).
+    ``seed`` (None or a non-negative integer) is used when the spec does not set one. A trained
+    policy is checked against ``rules`` (:mod:`agents.trained_for`: another game is refused, other
+    rules warn); ``policy`` for a game spec without a shipped policy warns
+    (:class:`UntrainedPolicyWarning`) and the agent's ``spec_warning`` says so. Raises
+    AgentSpecError for unknown names, bad parameters or seeds, or an agent module that is not
+    available, and :class:`agents.network.CheckpointError` for unreadable checkpoints (unreadable
+    ``.onnx`` files raise :class:`agents.onnx_policy.OnnxModelError`, an AgentSpecError).
     """
     name, params = parse_spec(spec)
     kind = AGENTS[name]
+    try:
+        check_seed(seed)
+    except ValueError as e:
+        raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
     if seed is not None:
         params.setdefault("seed", seed)
     rules = make_rules(rules)
@@ -206,7 +232,21 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
     else:
         agent = cls(**params)
     agent.spec = spec
+    agent.spec_warning = untrained_policy_note(name, params, rules)
+    if agent.spec_warning:
+        warnings.warn(agent.spec_warning, UntrainedPolicyWarning, stacklevel=2)
     return agent
+
+
+def untrained_policy_note(name: str, params: dict[str, Any], rules: Rules) -> str | None:
+    """What to tell the user when agent ``name`` with ``params`` (:func:`parse_spec`) is ``policy``
+    without a checkpoint for a game spec that ships none (its game's ``CHECKPOINTS`` fact): it plays
+    a network with random weights. None otherwise."""
+    if name != "policy" or "checkpoint" in params or rules.game in game_of(rules).checkpoints:
+        return None
+    shipped = ", ".join(spec for game in REGISTRY.values() for spec in game.checkpoints)
+    return (f"'policy' plays a network with RANDOM WEIGHTS under {rules.game}: no trained policy is "
+            f"shipped for it (shipped: {shipped}); give a trained one as policy:checkpoint=PATH")
 
 
 def _bot_of(name: str, rules: Rules) -> str | None:
@@ -242,15 +282,18 @@ def _class_of(name: str, kind: AgentType, rules: Rules) -> tuple[str, str]:
 
 
 def agent_description(agent: Any) -> dict[str, Any]:
-    """JSON-ready description of an agent for reports: spec, name, class, checkpoint and hash."""
+    """JSON-ready description of an agent for reports: spec, name, class, checkpoint and hash, and
+    the warning of its spec (:func:`untrained_policy_note`) if it has one."""
     out = {"spec": getattr(agent, "spec", None), "name": getattr(agent, "name", type(agent).__name__),
            "class": f"{type(agent).__module__}.{type(agent).__qualname__}"}
     for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "candidates", "time_limit"):
         v = getattr(agent, key, None)
         if isinstance(v, (str, int, float, bool)):
             out[key] = v
+    if getattr(agent, "spec_warning", None):
+        out["warning"] = agent.spec_warning
     return out
 
 
 __all__ = ["make_agent", "parse_spec", "describe_specs", "agents_of", "agent_description", "AgentSpecError",
-           "AGENTS"]
+           "UntrainedPolicyWarning", "untrained_policy_note", "AGENTS"]

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from jass_env.engine.switches import RulesError
 from jass_env.games import DEFAULT_PRESET, REGISTRY, make_rules
 
-from ..registry import AgentSpecError, describe_specs, make_agent
+from ..registry import AgentSpecError, UntrainedPolicyWarning, describe_specs, make_agent
 from . import duplicate, rotation, whole_games
 from .protocol import ROTATION, WHOLE_GAME, Protocol, protocol_for
 from .round_robin import (
@@ -88,20 +89,32 @@ def argument_problem(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """CLI entry point; returns the exit status (0 ok, 2 bad arguments, agents or checkpoints)."""
-    from ..network import CheckpointError  # imported here: agents.network needs torch (the train extra)
-
+    """CLI entry point; returns the exit status (0 ok, 2 bad arguments, agents or checkpoints).
+    An agent spec's warning (``policy`` playing random weights) is printed once, up front, as a
+    ``warning:`` line on stderr."""
     args = parser().parse_args(argv)
     problem = argument_problem(args)
     if problem:
         return fail(problem)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UntrainedPolicyWarning)   # printed by _evaluate, once a spec
+        return _evaluate(args)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    """:func:`main` after its options were checked."""
+    from ..network import CheckpointError  # imported here: agents.network needs torch (the train extra)
+
     specs = args.round_robin or args.agents
     try:
         rules = make_rules(args.rules)
-        for s in dict.fromkeys(specs):   # build each once up front: fail fast with a clear message
-            make_agent(s, rules)
+        # build each once up front: fail fast with a clear message
+        built = {s: make_agent(s, rules) for s in dict.fromkeys(specs)}
     except (RulesError, AgentSpecError, CheckpointError) as e:
         return fail(str(e))
+    for s, agent in built.items():
+        if agent.spec_warning:
+            print(f"warning: {s}: {agent.spec_warning}", file=sys.stderr)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)

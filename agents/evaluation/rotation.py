@@ -36,6 +36,9 @@ deal is played twice, the seats swapped); the summary names the statistic (``sco
 counts a deal for A when A did better in that direction. No exact hits there.
 
 Outputs in ``--out DIR``: ``deals.csv`` (per deal and rotation), ``summary.json``, ``summary.md``.
+An agent spec's warning (``policy`` for a game without a shipped policy plays random weights:
+:func:`agents.registry.untrained_policy_note`) is in the summary's ``warnings`` and shown in its
+Markdown and on its summary line.
 """
 
 from __future__ import annotations
@@ -232,7 +235,15 @@ def summarize(res: RotationPairResult, rules: Rules, seed: int, set_hash: str, e
         "game_win_chance_level": 1.0 / n,
         "game_total_penalty_A": (float(np.mean([x.totals[x.a_seat] for x in res.games])) if g else None),
         "elapsed_seconds": elapsed,
+        "warnings": agent_warnings(descriptions),
     }
+
+
+def agent_warnings(descriptions: Sequence[dict[str, Any]]) -> list[str]:
+    """The warnings of A's and B's specs (``descriptions`` in that order, from
+    :func:`agents.registry.agent_description`), each prefixed by its side: a ``policy`` that plays
+    random weights must not pass for a trained one."""
+    return [f"{side}: {d['warning']}" for side, d in zip("AB", descriptions) if d.get("warning")]
 
 
 def summary_markdown(s: dict[str, Any]) -> str:
@@ -259,8 +270,9 @@ def summary_markdown(s: dict[str, Any]) -> str:
     rows += [("rules", f"{s['rules']['preset']} {s['rules']['overrides'] or ''}".strip()),
              ("deal set seed / hash", f"{s['seed']} / {s['deal_set_hash'][:16]}"),
              ("elapsed", f"{s['elapsed_seconds']:.1f} s")]
+    warned = "".join(f"**WARNING** {w}\n\n" for w in s.get("warnings", []))
     return (f"## {s['agents']['A']} vs {s['agents']['B']} (A in one seat, B in the others)\n\n"
-            + metric_table(rows))
+            + warned + metric_table(rows))
 
 
 def write_outputs(out: Path, res: RotationPairResult) -> None:
@@ -288,6 +300,8 @@ def summary_line(s: dict[str, Any]) -> str:
     if s["games"]:
         line += (f"; A's game win rate {s['game_win_rate_A']:.3f} [{s['game_win_ci95_A'][0]:.3f}, "
                  f"{s['game_win_ci95_A'][1]:.3f}] (chance {s['game_win_chance_level']:.3f})")
+    for w in s.get("warnings", []):
+        line += f"; WARNING {w}"
     return line
 
 
@@ -308,4 +322,4 @@ PROTOCOL = Protocol(name=ROTATION, files=("summary.json", "summary.md", "deals.c
 
 __all__ = ["PROTOCOL", "evaluate_rotation", "play_rotations", "play_game", "rotation_seats", "RotationResult",
            "GameResult", "RotationPairResult", "summarize", "summary_markdown", "summary_line",
-           "write_outputs"]
+           "write_outputs", "agent_warnings"]
