@@ -87,6 +87,7 @@ from jass_env.engine.spec import SPECS
 from jass_env.engine.state import StateView, new_state, state_size
 from jass_env.engine.switches import Rules, RulesError
 from jass_env.engine.transitions import episode_over, legal_set, start_episode, write_legal_mask
+from jass_env.engine.validate import check_state
 from jass_env.games import REGISTRY, make_rules, presets_of
 from jass_env.render import render_table
 from jass_env.round import IllegalActionError, legal_actions_text
@@ -381,22 +382,27 @@ class raw_env(AECEnv, EzPickle):
         built with :class:`jass_env.round.Round` (``Round(...).state``); used like ``reset``.
 
         The state's match flag must agree with ``episode`` (``Round`` states are single rounds).
-        Raises ValueError for a wrong shape or type, a mismatched match flag or a finished state.
+        Raises ValueError for a wrong shape or type, a mismatched match flag or a finished state,
+        and :class:`jass_env.engine.validate.StateError` (a ValueError naming the field, the slot,
+        the value and what is allowed) for a state the engine cannot play; the environment is then
+        unchanged. A deal generator state outside 1..2**32-1 is replaced by a fresh one.
         """
         st = np.asarray(state)
         size = state_size(self.rules.spec)
         if st.shape != (size,) or st.dtype != np.int64:
             raise ValueError(f"state must be an int64 array of shape ({size},) (the {self.rules.spec.name} "
                              f"state size); got {st.dtype} {st.shape}")
+        st = st.copy()
         view = StateView(st, self._rp)
+        if not 0 < view.rng_state < 2**32:
+            engine_state.seed_generator(st, seed_to_rng_state(None))
+        check_state(st, self.rules)
         if view.is_match != self._is_match:
             raise ValueError(f"the state is {'a match' if view.is_match else 'a single round'} but this "
                              f"environment plays episode={self.episode!r}")
         if view.is_over:
             raise ValueError("the state is finished (phase over); nobody is to move")
         self._st[:] = st
-        if not 0 < view.rng_state < 2**32:
-            engine_state.seed_generator(self._st, seed_to_rng_state(None))
         bits, block = self._steps.legal_set(self._st, self._rp)
         self._legal = _legal_int(int(bits), int(block))
         self._begin(view.to_move)

@@ -62,6 +62,7 @@ from jass_env.engine.transitions import (
     start_episode,
     write_legal_mask,
 )
+from jass_env.engine.validate import check_states
 from jass_env.games import make_rules
 from jass_env.round import IllegalActionError, legal_actions_text
 
@@ -493,7 +494,9 @@ class VectorJassEnv:
         :meth:`reset` does, the observation, mask and seat of each game's seat to act (and fills
         :meth:`states`). ``sample_rng`` None keeps the current sample generators. Rewards, done
         flags and final scores are cleared. Raises ValueError, changing nothing, if an array has
-        the wrong shape or a game is not at a decision (finished, or never dealt).
+        the wrong shape or a game is not at a decision (finished, or never dealt), and
+        :class:`jass_env.engine.validate.StateError` (a ValueError naming the game, the field, the
+        slot, the value and what is allowed) for a game state the engine cannot play.
         """
         n = self.num_envs
         gs = np.asarray(game_states)
@@ -506,6 +509,11 @@ class VectorJassEnv:
             if sr.shape != (n,) or not np.issubdtype(sr.dtype, np.integer):
                 raise ValueError(f"sample_rng must be an integer array of shape ({n},); got "
                                  f"{sr.dtype} {sr.shape}")
+            if ((sr < 1) | (sr >= 2**32)).any():
+                bad = int(np.argmax((sr < 1) | (sr >= 2**32)))
+                raise ValueError(f"sample_rng[{bad}] is {int(sr[bad])}; allowed: a sampler generator state "
+                                 f"1..{2**32 - 1}")
+        check_states(gs, self.rules)
         over = _first_not_at_decision(np.ascontiguousarray(gs, dtype=np.int64), self.rp)
         if over >= 0:
             raise ValueError(f"game_states: game {over} is not at a decision (its round is over "

@@ -60,6 +60,7 @@ from jass_env.engine.state import (
 )
 from jass_env.engine.switches import Rules
 from jass_env.engine.transitions import GameEngine, for_game
+from jass_env.engine.validate import StateError, check_state
 from jass_env.games import make_rules
 
 from .observation import OBS_DIM, encode_observation
@@ -206,6 +207,7 @@ def seat_position(rules: str | Rules | None, seat: int, hand: Iterable[int | str
         played[p] |= 1 << card
     st = _play_state(tricks, seat, hand_mask, played, voids, forehand, first, pushed, declarer, c, rules)
     _write_scores(st, played, weis, c, match_scores, rules)
+    _check(st, rules)
     return SeatPosition(rules, seat, st, tuple(tricks), tuple(disagreements))
 
 
@@ -225,6 +227,7 @@ def _bidding_position(rules: Rules, seat: int, hand: int, dealer: int, pushed: b
     engine.start_round(st, hands, dealer, rp)
     if pushed:
         engine.apply_action(st, PUSH, rp)
+    _check(st, rules)
     return SeatPosition(rules, seat, st, (), ())
 
 
@@ -383,6 +386,15 @@ def _write_scores(st: np.ndarray, played: list[int], weis: Iterable[Mapping[str,
     _engine(rules).reset_match(st, match_scores is not None, rp)
     if match_scores is not None:
         set_match_scores(st, [int(x) for x in match_scores], rp)
+
+
+def _check(st: np.ndarray, rules: Rules) -> None:
+    """The engine's checks of the position built (:mod:`jass_env.engine.validate`; the other hands
+    are empty): what the history and Weis give passes them, or SeatViewError says what does not."""
+    try:
+        check_state(st, rules, partial=True)
+    except StateError as e:
+        raise SeatViewError(f"the history makes a position the engine cannot play: {e}") from None
 
 
 def _engine(rules: Rules) -> GameEngine:
