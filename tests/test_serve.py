@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.serve import make_service
+from agents.serve import main, make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -186,6 +186,17 @@ def test_the_command_refuses_a_bad_agent_spec_with_a_message():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert "unknown agent 'nonsense'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_without_the_web_extra_the_command_names_it(monkeypatch, capsys):
+    """Starlette not installed: the command says which extra brings it, and starts nothing."""
+    for module in ("agents.player_service.app", "agents.player_service.server"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    for module in ["starlette"] + [m for m in sys.modules if m.startswith("starlette.")]:
+        monkeypatch.setitem(sys.modules, module, None)
+    assert main(["random", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "'web' extra" in err and 'pip install "jass-env[web]"' in err and "Traceback" not in err
 
 
 def test_mangled_observations_get_a_format_error_and_nothing_else():
