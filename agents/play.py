@@ -1,32 +1,44 @@
-"""Play Jass in the terminal: you hold one seat, agents (bots, checkpoints, ONNX files) the others.
+"""Play any game of the family in the terminal: you hold one seat, agents (bots, checkpoints, ONNX
+files) the others.
 
-    python -m agents.play [--seat 0] [--partner heuristic] [--opponents pimc:worlds=10]
-                          [--rules schieber] [--seed N] [--match] [--record FILE|DIR]
+    python -m agents.play [--rules PRESET] [--seat N] [--opponents AGENT] [--partner AGENT]
+                          [--seed N] [--match] [--record FILE|DIR] [--overwrite]
 
-(console script ``jass-play``). Agents are registry specs (:mod:`agents.registry`): ``random``,
-``heuristic``, ``pimc:worlds=10``, ``runs/x.pt``, ``runs/x.onnx``; each opponent seat gets its own
-instance of ``--opponents``. Without ``--match`` one round is played; with it, rounds until a team
-reaches the rules' target.
+(console script ``jass-play``). ``--rules`` names any preset (``schieber`` by default; ``--help``
+lists them with their players and sides); ``--seat`` is one of the game's seats, 0 .. players-1.
+Agents are registry specs (:mod:`agents.registry`): ``random``, ``heuristic``, ``pimc:worlds=10``,
+``runs/x.pt``, ``runs/x.onnx``. In team games (e.g. Schieber, Coiffeur) ``--partner`` plays the seats of
+your team and ``--opponents`` the others; in games played alone (Differenzler, Mittlere, Molotow,
+Sidi) ``--opponents`` plays every other seat and ``--partner`` is an error. Each seat gets its own
+instance. Without ``--match`` one round is played; with it, the game's whole match (to its target,
+or its number of rounds).
 
-When it is your turn the table is shown from your seat (your hand, the trick, the contract, public
-Weis and Stöck, the score; :func:`jass_env.render.render_table` with ``show_hands=<your seat>``),
-then your options numbered 1..k: the contracts and push while choosing the contract, the legal
-cards while playing. Answer with a number, a card (``H9``, ``hJ``, ``♥9``), a contract (``H``,
-``obenabe``, ``push``), ``?`` for help, or ``q`` to quit. Wrong input gets a hint and the question
-again. Every bot action is printed, and after each trick who won it.
+When it is your turn the table is shown from your seat (:func:`jass_env.render.render_table` with
+``show_hands=<your seat>``: your hand, the trick, what the game shows of the bidding and the score),
+then your options numbered 1..k: the legal cards, and the game's own actions when the engine offers
+them (a contract or a push, a prediction, a row of the Coiffeur sheet, Sidi's exchange of the trump
+6), named as the game names them (``choose H``, ``predict 40``, ``declare Joker-1 as S``). Answer
+with a number, a card (``H9``, ``hJ``, ``♥9``), an action's name (its first word may be left out:
+``H``, ``obenabe``; a beginning that fits one legal action is enough: ``pu``), ``?`` for help, or
+``q`` to quit. Long runs of options are shortened (``1 predict 0 … 158 predict 157``); the number
+of one in between is still its place in the list. Wrong input gets a hint and the question again.
+Every agent's action is printed (an action hidden from your seat, such as a hidden Differenzler
+prediction, only as hidden), and after each trick who won it; at the end of a round the table and
+each side's score.
 
-At the end (also after ``q``, end of input or Ctrl-C) every round played through all 9 tricks is
+At the end (also after ``q``, end of input or Ctrl-C) every round played through all its tricks is
 written as a game record (docs/records.md, :func:`jass_env.records.record_of`) to
-``--record FILE``, one line per round; check it with
-``.venv/bin/python -m jass_env.records check FILE``. ``--record DIR`` (an existing folder, or a
-path ending in ``/``) writes ``DIR/jass_game_<YYYYmmdd_HHMMSS>.jsonl``; without ``--record`` the
-file goes to ``runs/play/`` (``runs/`` holds every generated output and is ignored by git). The
-record's folder is created and tested for writing *before* the game, so a game is never played
-into a record that cannot be written.
+``--record FILE``, one line per round; an existing FILE is appended to (the tool says so), and
+``--overwrite`` replaces it. Check it with ``.venv/bin/python -m jass_env.records check FILE``.
+``--record DIR`` (an existing folder, or a path ending in ``/``) writes
+``DIR/jass_game_<YYYYmmdd_HHMMSS>.jsonl``; without ``--record`` the file goes to ``runs/play/``
+(``runs/`` holds every generated output and is ignored by git). The record's folder is created and
+tested for writing *before* the game, so a game is never played into a record that cannot be
+written.
 
 Exit status: 0 game finished or quit, 1 an agent failed or the record could not be written,
-2 bad arguments (unknown agent, rules or seat; a record path that cannot be written; standard input
-closed).
+2 bad arguments (unknown agent, rules or seat; ``--partner`` in a game without partners; a record
+path that cannot be written; standard input closed).
 """
 
 from __future__ import annotations
@@ -46,28 +58,24 @@ from typing import TextIO
 import numpy as np
 
 from jass_env.commands import module_command
-from jass_env.engine.cards import CONTRACT_NAMES, SUIT_SYMBOLS, SUITS, card_id, card_symbol
-from jass_env.engine.state import PHASE_CONTRACT, StateView
+from jass_env.engine.cards import PHASE_ACTION_OFFSET, SUIT_SYMBOLS, SUITS, card_id, card_symbol
+from jass_env.engine.spec import TEAMS_NONE, GameSpec
 from jass_env.engine.switches import Rules, RulesError
 from jass_env.envs.encoding import obs_dim
-from jass_env.games import game_of, make_rules
-from jass_env.games.schieber.rules import CONTRACT_OFFSET as CONTRACT_ACTION_OFFSET
-from jass_env.games.schieber.rules import PUSH as PUSH_ACTION
+from jass_env.games import PRESETS, game_of, make_rules
 from jass_env.records import record_of, write_records
 from jass_env.render import render_table
-from jass_env.round import Match, Round
+from jass_env.round import RUN_SHOWN, Match, Round
 
 from .base import Agent
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")
-_CONTRACT_WORDS = {**{s.lower(): i for i, s in enumerate(SUITS)},
-                   **{sym: i for i, sym in enumerate(SUIT_SYMBOLS)},
-                   "obenabe": 4, "oben": 4, "o": 4, "undenufe": 5, "unde": 5, "u": 5}
-_PUSH_WORDS = ("push", "p", "schieben", "schiebe")
-
-
+#: the agent of a seat whose agent is not given
+DEFAULT_AGENT = "heuristic"
 DEFAULT_RECORD_DIR = Path("runs") / "play"
+#: the width (characters) at which a list of options is wrapped
+OPTIONS_WIDTH = 110
 
 
 class RecordPathError(ValueError):
@@ -103,6 +111,27 @@ def prepare_record(path: Path) -> None:
             raise PermissionError(f"{str(path)!r} is read-only")
     except OSError as e:
         raise RecordPathError(f"cannot write the game record {str(path)!r}: {e}") from None
+
+
+def record_lines(path: Path) -> int:
+    """The number of non-empty lines (records) of an existing record file; 0 when there is none."""
+    if not path.is_file():
+        return 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def save_records(path: Path, records: list[dict], append: bool) -> int:
+    """Write ``records`` to ``path`` (JSON Lines), after the file's own lines when ``append``; a
+    last line without its newline gets one first, so no record is glued to it. Returns the count."""
+    if append and path.is_file() and path.stat().st_size:
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            ends_with_newline = f.read(1) == b"\n"
+        if not ends_with_newline:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("\n")
+    return write_records(path, records, append=append)
 
 
 class QuitGame(Exception):
@@ -143,42 +172,138 @@ class Terminal:
 
 
 # options
-def option_label(action: int) -> str:
-    """How an action is shown in the numbered list: ``♥9``, ``♥ trump``, ``push``."""
-    if action < CONTRACT_ACTION_OFFSET:
-        return card_symbol(action)
-    if action == PUSH_ACTION:
-        return "push (your partner chooses)"
-    return CONTRACT_NAMES[action - CONTRACT_ACTION_OFFSET]
+def is_card(action: int) -> bool:
+    """Whether an action id is a card (every game's actions begin with the 36 cards)."""
+    return action < PHASE_ACTION_OFFSET
 
 
-def options_line(options: Sequence[int], contract_phase: bool) -> str:
-    """``Your cards to play: 1 ♦A  2 ♦10 ...`` or ``Choose the contract: 1 ♦ trump ... 7 push``."""
-    items = "  ".join(f"{i} {option_label(a)}" for i, a in enumerate(options, 1))
-    return ("Choose the contract: " if contract_phase else "Your cards to play: ") + items
+def option_label(action: int, spec: GameSpec) -> str:
+    """How an action is shown: a card with its suit symbol (``♥9``), else the game's name for it
+    (``choose obenabe``, ``push``, ``predict 40``)."""
+    return card_symbol(action) if is_card(action) else spec.action_names[action]
+
+
+#: an action name that ends in a number (``predict 40``): its text before the number, the number
+_COUNTED = re.compile(r"(.*?)(\d+)")
+
+
+def runs(actions: Sequence[int], spec: GameSpec) -> list[tuple[int, int]]:
+    """``actions`` (ascending ids) cut into runs, as (start, end) index pairs (end exclusive): a run
+    of actions that count (consecutive ids named alike but for a number one higher each: ``predict
+    0``, ``predict 1``, ...), and every other action a run of its own. A run longer than RUN_SHOWN
+    is shown shortened (``predict 0 … predict 157``)."""
+    names = spec.action_names
+
+    def follows(a: int, b: int) -> bool:
+        if b != a + 1 or is_card(a):
+            return False
+        ma, mb = _COUNTED.fullmatch(names[a]), _COUNTED.fullmatch(names[b])
+        return bool(ma and mb and ma[1] == mb[1] and int(mb[2]) == int(ma[2]) + 1)
+
+    out, start = [], 0
+    for i in range(1, len(actions) + 1):
+        if i == len(actions) or not follows(actions[i - 1], actions[i]):
+            out.append((start, i))
+            start = i
+    return out
+
+
+def options_line(options: Sequence[int], spec: GameSpec) -> str:
+    """``Your cards to play: 1 ♦A  2 ♦10 ...``, ``Your contract: 1 choose D ... 7 push``; a long run
+    of actions that count shortened to its first and last (:func:`runs`:
+    ``Your prediction: 1 predict 0 … 158 predict 157``)."""
+    items = []
+    for start, end in runs(options, spec):
+        if end - start > RUN_SHOWN:
+            items.append(f"{start + 1} {option_label(options[start], spec)} … "
+                         f"{end} {option_label(options[end - 1], spec)}")
+        else:
+            items.extend(f"{i + 1} {option_label(options[i], spec)}" for i in range(start, end))
+    if all(is_card(a) for a in options):
+        head = "Your cards to play"
+    elif not any(is_card(a) for a in options):
+        head = f"Your {spec.bidding}"
+    else:
+        head = "Your options"
+    lines, line, sep = [], f"{head}:", " "
+    for i, item in enumerate(items):        # a long list wrapped between options, never inside one
+        if i and len(line) + len(sep) + len(item) > OPTIONS_WIDTH:
+            lines.append(line)
+            line, sep = " ", " "
+        line += sep + item
+        sep = "  "
+    return "\n".join([*lines, line])
+
+
+def shortened_note(options: Sequence[int], spec: GameSpec) -> str | None:
+    """For a shortened options line, how to pick one in between (its number or its name); None
+    when nothing is shortened."""
+    for start, end in runs(options, spec):
+        if end - start > RUN_SHOWN:
+            middle = (start + end) // 2
+            return (f"(an option in between: its place in the list or its name, e.g. {middle + 1} or "
+                    f"{option_label(options[middle], spec)!r})")
+    return None
+
+
+def _normal(text: str) -> str:
+    """Text as answers are compared: lower case, suit symbols as letters, single spaces."""
+    for i, sym in enumerate(SUIT_SYMBOLS):
+        text = text.replace(sym, SUITS[i])
+    return " ".join(text.lower().split())
 
 
 def _card_of_text(text: str) -> int | None:
     """A card id from ``H9``, ``hJ``, ``♥9``, ``h 10``; None if the text is not a card."""
-    t = text.replace(" ", "")
-    for i, sym in enumerate(SUIT_SYMBOLS):
-        t = t.replace(sym, SUITS[i])
     try:
-        return card_id(t)
+        return card_id(_normal(text).replace(" ", ""))
     except ValueError:
         return None
 
 
-def interpret(text: str, options: Sequence[int], hand: int, contract_phase: bool) -> tuple[int | None, str]:
+def phase_actions_named(text: str, spec: GameSpec) -> list[int]:
+    """The game's phase actions (ids) that ``text`` names: those whose name, or name without its
+    first word (``H`` for ``choose H``), it equals; else those it is the beginning of."""
+    t = _normal(text)
+    names = {a: _normal(spec.action_names[a]) for a in range(PHASE_ACTION_OFFSET, spec.n_actions)}
+    short = {a: n.split(" ", 1)[1] for a, n in names.items() if " " in n}
+    exact = [a for a in names if t in (names[a], short.get(a))]
+    if exact or not t:
+        return exact
+    return [a for a in names if names[a].startswith(t) or short.get(a, "").startswith(t)]
+
+
+def _usage(options: Sequence[int], spec: GameSpec) -> str:
+    """What may be typed for these options."""
+    ways = [f"type a number 1..{len(options)}"]
+    if any(is_card(a) for a in options):
+        ways.append("a card like H9")
+    phase = [a for a in options if not is_card(a)]
+    if phase:
+        ways.append(f"an action's name like {spec.action_names[phase[0]]!r}")
+    return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1] + "; ? for help, q to quit"
+
+
+def _names_text(actions: Sequence[int], spec: GameSpec) -> str:
+    """Actions by label, long runs of actions that count shortened (``predict 0 … predict 157``)."""
+    parts = []
+    for start, end in runs(actions, spec):
+        if end - start > RUN_SHOWN:
+            parts.append(f"{option_label(actions[start], spec)} … {option_label(actions[end - 1], spec)}")
+        else:
+            parts.extend(option_label(a, spec) for a in actions[start:end])
+    return ", ".join(parts)
+
+
+def interpret(text: str, options: Sequence[int], hand: int, spec: GameSpec) -> tuple[int | None, str]:
     """Read one answer: (chosen legal action, "") or (None, hint explaining what is wrong).
 
     ``options``: the legal actions in the order shown (numbered from 1); ``hand``: the player's
-    cards as a bitboard. Quit and help words are handled by the caller.
+    cards as a bitboard; ``spec``: the game (its action names). Quit and help words are handled by
+    the caller.
     """
     k = len(options)
-    usage = (f"type a number 1..{k}" + (", a contract (D H S C obenabe undenufe) or push"
-                                        if contract_phase else " or a card like H9")
-             + "; ? for help, q to quit")
+    usage = _usage(options, spec)
     t = text.strip()
     if not t:
         return None, f"Please answer: {usage}."
@@ -187,40 +312,102 @@ def interpret(text: str, options: Sequence[int], hand: int, contract_phase: bool
         if 1 <= n <= k:
             return options[n - 1], ""
         return None, f"{n} is out of range: choose a number from 1 to {k} ({usage})."
-    low = t.lower()
-    if contract_phase:
-        if low in _PUSH_WORDS:
-            if PUSH_ACTION in options:
-                return PUSH_ACTION, ""
-            return None, f"You cannot push now (the choice was pushed to you): {usage}."
-        if low in _CONTRACT_WORDS:
-            a = CONTRACT_ACTION_OFFSET + _CONTRACT_WORDS[low]
-            if a in options:
-                return a, ""
-            return None, f"{option_label(a)} is not allowed under these rules: {usage}."
-        if _card_of_text(t) is not None:
-            return None, f"First the contract is chosen; cards are played afterwards: {usage}."
-        return None, f"Not understood: {t!r}; {usage}."
     card = _card_of_text(t)
-    if card is None:
-        if low in _PUSH_WORDS or low in ("obenabe", "undenufe"):
-            return None, f"The contract is already chosen; play a card: {usage}."
-        return None, f"Not understood: {t!r}; {usage}."
-    if card in options:
-        return card, ""
-    if not hand >> card & 1:
-        return None, f"You do not hold {card_symbol(card)}: {usage}."
-    legal = " ".join(card_symbol(c) for c in options)
-    return None, (f"{card_symbol(card)} may not be played now (you must follow suit where the rules "
-                  f"demand it); legal: {legal}. {usage[0].upper()}{usage[1:]}.")
+    if card is not None:
+        if card in options:
+            return card, ""
+        if not any(is_card(a) for a in options):
+            return None, f"Cards are played after the {spec.bidding}; now choose one of the options: {usage}."
+        if not hand >> card & 1:
+            return None, f"You do not hold {card_symbol(card)}: {usage}."
+        legal = " ".join(card_symbol(c) for c in options if is_card(c))
+        return None, (f"{card_symbol(card)} may not be played now (you must follow suit where the rules "
+                      f"demand it); legal: {legal}. {usage[0].upper()}{usage[1:]}.")
+    named = phase_actions_named(t, spec)
+    legal = [a for a in named if a in options]
+    if len(legal) == 1:
+        return legal[0], ""
+    if len(legal) > 1:
+        return None, f"{t!r} could be any of: {_names_text(legal, spec)}; say which ({usage})."
+    if named:
+        what = option_label(named[0], spec) if len(named) == 1 else _names_text(named, spec)
+        play = "; play a card" if all(is_card(a) for a in options) else ""
+        return None, f"{what} is not an option now{play}: {usage}."
+    return None, f"Not understood: {t!r}; {usage}."
 
 
-HELP_TEXT = """\
-How to answer: the number in front of an option, or its name:
-  cards     H9, hJ, C10, ♥9 (suit D H S C, rank 6 7 8 9 10 J Q K A)
-  contract  D H S C (trump suit), obenabe, undenufe, push (the partner chooses)
-  q         quit (finished rounds are still recorded)
-Teams: players 0 and 2 against 1 and 3. Card points + Weis + Stöck make the round score."""
+# seats and sides
+@dataclass(frozen=True)
+class Seats:
+    """The human's seat among the game's seats: who is whose partner, and how sides are named."""
+
+    spec: GameSpec
+    seat: int
+
+    @property
+    def teams(self) -> bool:
+        return self.spec.teams != TEAMS_NONE
+
+    @property
+    def partners(self) -> tuple[int, ...]:
+        """The other seats of the human's team (none in games played alone)."""
+        if not self.teams:
+            return ()
+        mine = self.spec.side_of(self.seat)
+        return tuple(p for p in range(self.spec.players) if p != self.seat and self.spec.side_of(p) == mine)
+
+    def who(self, p: int) -> str:
+        """``player_2 (partner)``, ``player_1 (opponent)``, ``player_0 (you)``."""
+        role = "you" if p == self.seat else "partner" if p in self.partners else "opponent"
+        return f"player_{p} ({role})"
+
+    def annotate(self, text: str) -> str:
+        """Mark the human's seat and the partners' seats in a rendered table."""
+        for p in (self.seat, *self.partners):
+            text = re.sub(rf"\bplayer_{p}\b", self.who(p), text)
+        return text
+
+    def side(self, side: int) -> str:
+        """A side by name: ``your team (team 1)``, ``the opponents (team 0)``; ``you (player_0)``,
+        ``player_2`` in games played alone."""
+        if self.teams:
+            return (f"your team (team {side})" if side == self.spec.side_of(self.seat)
+                    else f"the opponents (team {side})")
+        return f"you (player_{side})" if side == self.seat else f"player_{side}"
+
+    def sides_text(self) -> str:
+        """``two teams: 0 & 2 against 1 & 3`` or ``each alone``."""
+        if not self.teams:
+            return "each alone"
+        n = self.spec.players
+        teams = [" & ".join(str(p) for p in range(n) if self.spec.side_of(p) == s) for s in range(2)]
+        return f"two teams: {teams[0]} against {teams[1]}"
+
+    def seats_text(self) -> str:
+        """``4 players, two teams: 0 & 2 against 1 & 3`` or ``3 players, each alone``."""
+        return f"{self.spec.players} players, {self.sides_text()}"
+
+    def side_of_seat(self, p: int) -> str:
+        """`` (team 1)`` in team games, nothing in games played alone."""
+        return f" (team {self.spec.side_of(p)})" if self.teams else ""
+
+
+def help_text(spec: GameSpec, seats: Seats, rules: Rules) -> str:
+    """How to answer, the game's named actions, the seats and which way its scores are better."""
+    game = game_of(rules)
+    lines = ["How to answer: the number in front of an option, or its name:",
+             "  cards     H9, hJ, C10, ♥9 (suit D H S C, rank 6 7 8 9 10 J Q K A)"]
+    if spec.n_actions > PHASE_ACTION_OFFSET:
+        name = spec.action_names[PHASE_ACTION_OFFSET]
+        rest = name.partition(" ")[2]
+        short = f" (or {rest!r}, without the first word)" if rest and not rest.isdigit() else ""
+        lines.append(f"  actions   as named in your options, e.g. {name!r}{short};")
+        lines.append("            a beginning that fits one option will do")
+    lines.append("  q         quit (finished rounds are still recorded)")
+    lines.append(f"{spec.title}: {seats.seats_text()}.")
+    lines.append(f"You are player_{seats.seat}{seats.side_of_seat(seats.seat)}. "
+                 f"Round {game.statistic.score}: {game.better} is better.")
+    return "\n".join(lines)
 
 
 # the game
@@ -236,28 +423,38 @@ class Session:
     records: list[dict] = field(default_factory=list)
     rounds_played: int = 0
 
-    # naming
-    def who(self, p: int) -> str:
-        if p == self.seat:
-            return f"player_{p} (you)"
-        if p == (self.seat + 2) % 4:
-            return f"player_{p} (partner)"
-        return f"player_{p} (opponent)"
+    @property
+    def spec(self) -> GameSpec:
+        return self.rules.spec
 
-    def annotate(self, text: str) -> str:
-        """Mark the human's and the partner's seat in a rendered table."""
-        partner = (self.seat + 2) % 4
-        text = re.sub(rf"\bplayer_{self.seat}\b", f"player_{self.seat} (you)", text)
-        return re.sub(rf"\bplayer_{partner}\b", f"player_{partner} (partner)", text)
+    @property
+    def seats(self) -> Seats:
+        return Seats(self.spec, self.seat)
 
     # acting
-    def observation(self, rnd: Round) -> dict[str, np.ndarray]:
-        """The observation and legal-action mask of the seat to move, sized by the game."""
+    def encode(self, rnd: Round, player: int) -> np.ndarray:
+        """``player``'s observation of ``rnd`` (float32, the game's obs_dim)."""
         obs = np.zeros(obs_dim(self.rules), dtype=np.float32)
-        mask = np.zeros(self.rules.spec.n_actions, dtype=np.int8)
-        game_of(self.rules).observation.encode_observation(rnd.state, rnd.to_move, self.rules.params, obs)
+        game_of(self.rules).observation.encode_observation(rnd.state, player, self.rules.params, obs)
+        return obs
+
+    def observation(self, rnd: Round) -> dict[str, np.ndarray]:
+        """The observation and legal-action mask of the seat to move, sized by the game
+        (``observation``: float32[obs_dim(rules)], ``action_mask``: int8[spec.n_actions])."""
+        mask = np.zeros(self.spec.n_actions, dtype=np.int8)
         rnd.engine.action_mask(rnd.state, self.rules.params, mask)
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": self.encode(rnd, rnd.to_move), "action_mask": mask}
+
+    def hidden_from_me(self, rnd: Round, action: int) -> bool:
+        """Whether another seat's ``action`` (about to be taken in ``rnd``) is hidden from the
+        human: some other legal action would leave the human's observation the same."""
+        def seen_after(a: int) -> np.ndarray:
+            after = rnd.copy()
+            after.step(a)
+            return self.encode(after, self.seat)
+
+        seen = seen_after(action)
+        return any(np.array_equal(seen, seen_after(int(b))) for b in rnd.legal_actions() if b != action)
 
     def agent_action(self, rnd: Round) -> int:
         p = rnd.to_move
@@ -275,29 +472,32 @@ class Session:
         return int(a)
 
     def human_action(self, rnd: Round) -> int:
-        st = rnd.state
-        view = StateView(st, self.rules.params)
-        contract_phase = view.phase == PHASE_CONTRACT
         options = [int(a) for a in rnd.legal_actions()]
-        hand = view.hands[self.seat]
+        hand = rnd.view.hands[self.seat]
         self.term.say()
-        self.term.say(self.annotate(render_table(st, self.rules, show_hands=self.seat)))
-        if not contract_phase and rnd.trick_number == 0:
+        self.term.say(self.seats.annotate(render_table(rnd.state, self.rules, show_hands=self.seat)))
+        if rnd.phase == "play" and rnd.trick_number == 0:
             self.show_own_weis(rnd)
-        self.term.say(options_line(options, contract_phase))
+        self.ask_options(options)
         while True:
             text = self.term.ask(f"Your choice (1-{len(options)}, ? help, q quit)> ")
             if text.lower() in QUIT_WORDS:
                 raise QuitGame("quit")
             if text.lower() in HELP_WORDS:
-                self.term.say(HELP_TEXT)
-                self.term.say(options_line(options, contract_phase))
+                self.term.say(help_text(self.spec, self.seats, self.rules))
+                self.ask_options(options)
                 continue
-            action, hint = interpret(text, options, hand, contract_phase)
+            action, hint = interpret(text, options, hand, self.spec)
             if action is not None:
                 return action
             self.term.say(hint)
-            self.term.say(options_line(options, contract_phase))
+            self.ask_options(options)
+
+    def ask_options(self, options: Sequence[int]) -> None:
+        self.term.say(options_line(options, self.spec))
+        note = shortened_note(options, self.spec)
+        if note:
+            self.term.say(note)
 
     def show_own_weis(self, rnd: Round) -> None:
         """Your own Weis and Stöck (private until shown; the engine declares them for you)."""
@@ -305,19 +505,25 @@ class Session:
         if weis:
             items = " · ".join(" ".join(card_symbol(card_id(c)) for c in w["cards"]) + f" ({w['points']})"
                                for w in weis)
-            self.term.say(f"Your Weis (declared for you, scored if your team's best wins): {items}")
+            self.term.say(f"Your Weis (declared for you; the table shows how they count): {items}")
         if rnd.stoeck_player == self.seat and not rnd.stoeck_shown:
-            self.term.say(f"You hold Stöck: +{self.rules.stoeck} when you play the second of trump K and Q")
+            self.term.say(f"You hold Stöck (the trump K and Q, {self.rules.stoeck} points): it counts when "
+                          "you play the second of them")
 
-    def describe(self, rnd: Round, player: int, action: int) -> str:
-        """One line for an action just taken: ``player_1 (opponent) plays ♠K``."""
-        name = "You" if player == self.seat else self.who(player)
-        verb_s = "" if player == self.seat else "s"
-        if action == PUSH_ACTION:
-            return f"{name} push{'es' if verb_s else ''} the contract choice to the partner"
-        if action >= CONTRACT_ACTION_OFFSET:
-            return f"{name} choose{verb_s} {CONTRACT_NAMES[action - CONTRACT_ACTION_OFFSET]}"
-        return f"{name} play{verb_s} {card_symbol(action)}"
+    def describe(self, player: int, action: int, hidden: bool = False) -> str:
+        """One line for an action just taken: ``player_1 (opponent) plays ♠K``, ``You choose H``,
+        ``player_2 (opponent) predicts (hidden from you)``."""
+        you = player == self.seat
+        name = "You" if you else self.seats.who(player)
+        if is_card(action):
+            verb, rest = "play", card_symbol(action)
+        else:
+            verb, _, rest = self.spec.action_names[action].partition(" ")
+        if not you:
+            verb += "es" if verb.endswith(("s", "sh", "ch", "x")) else "s"
+        if hidden:
+            rest = "(hidden from you)"
+        return f"{name} {verb}" + (f" {rest}" if rest else "")
 
     # rounds
     def reset_agents(self, round_no: int) -> None:
@@ -327,23 +533,45 @@ class Session:
     def trick_done(self, rnd: Round) -> None:
         t = rnd.tricks[-1]
         cards = " · ".join(f"player_{p} {card_symbol(card_id(c))}" for p, c in t["plays"])
-        team = "your team" if t["winner"] % 2 == self.seat % 2 else "the opponents"
-        self.term.say(self.annotate(f"Trick {len(rnd.tricks)}: {cards} -> won by player_{t['winner']} "
-                                    f"({team}, {t['points']} points)"))
+        mine = self.spec.side_of(t["winner"]) == self.spec.side_of(self.seat)
+        if self.seats.teams:
+            by = "your team, " if mine else "the opponents, "
+        else:
+            by = "you, " if mine else ""
+        self.term.say(self.seats.annotate(f"Trick {len(rnd.tricks)}: {cards} -> won by player_{t['winner']} "
+                                          f"({by}{t['points']} points)"))
+
+    def scores_text(self, scores: Sequence[int]) -> str:
+        """Each side's score, the human's side first: ``your team (team 1) 57, the opponents
+        (team 0) 100``; ``you (player_0) 12, player_1 40, ...``."""
+        mine = self.spec.side_of(self.seat)
+        order = [mine, *(s for s in range(self.spec.sides) if s != mine)]
+        return ", ".join(f"{self.seats.side(s)} {scores[s]}" for s in order)
 
     def round_done(self, rnd: Round) -> None:
-        mine, theirs = self.seat % 2, 1 - self.seat % 2
+        game = game_of(self.rules)
         self.term.say()
-        self.term.say(self.annotate(render_table(rnd.state, self.rules, show_hands=self.seat)))
-        sc = rnd.score
-        if rnd.trick_number < 9:
+        self.term.say(self.seats.annotate(render_table(rnd.state, self.rules, show_hands=self.seat)))
+        tricks = self.spec.tricks
+        if rnd.trick_number < tricks:
             self.term.say(f"The match was decided during round {self.rounds_played + 1}; "
-                          "that round is not recorded (it has fewer than 9 tricks).")
+                          f"that round is not recorded (it has fewer than {tricks} tricks).")
         else:
-            self.term.say(f"Round {self.rounds_played + 1} over: your team (team {mine}) {sc[mine]}, "
-                          f"the opponents (team {theirs}) {sc[theirs]}")
+            self.term.say(f"Round {self.rounds_played + 1} over: {self.scores_text(rnd.score)} "
+                          f"({game.statistic.score}, {game.better} is better)")
             self.records.append(record_of(rnd, id=f"play-seed{self.seed}-round{self.rounds_played + 1}"))
         self.rounds_played += 1
+
+    def match_done(self, match: Match) -> None:
+        w = match.winner
+        if not 0 <= w < self.spec.sides:
+            result = "a draw"
+        elif w == self.spec.side_of(self.seat):
+            result = "your team wins" if self.seats.teams else "you win"
+        else:
+            result = f"{self.seats.side(w)} win{'' if self.seats.teams else 's'}"
+        self.term.say(f"Match over after {self.rounds_played} rounds: {self.scores_text(match.scores)} "
+                      f"({game_of(self.rules).better} is better): {result}")
 
     def run(self, match: bool) -> None:
         """Play a round (or a match); raises QuitGame or AgentFailure."""
@@ -352,20 +580,20 @@ class Session:
         current = -1
         while True:
             rnd = game.round if isinstance(game, Match) else game
-            st = rnd.state
-            round_no = StateView(st, self.rules.params).rounds_done if match else 0
+            round_no = game.rounds_done if isinstance(game, Match) else 0
             if round_no != current:
                 current = round_no
                 self.reset_agents(round_no)
                 self.term.say()
-                self.term.say(f"=== Round {round_no + 1}: dealer {self.who(rnd.dealer)}, "
-                              f"forehand {self.who(rnd.forehand)} ===")
+                self.term.say(f"=== Round {round_no + 1}: dealer {self.seats.who(rnd.dealer)}, "
+                              f"forehand {self.seats.who(rnd.forehand)} ===")
             player = rnd.to_move
             action = self.human_action(rnd) if player == self.seat else self.agent_action(rnd)
+            hidden = player != self.seat and not is_card(action) and self.hidden_from_me(rnd, action)
             tricks_before = rnd.trick_number
             finished_before = len(game.finished_rounds) if isinstance(game, Match) else 0
             game.step(action)
-            self.term.say(self.describe(rnd, player, action))
+            self.term.say(self.describe(player, action, hidden))
             if isinstance(game, Match):
                 done = game.finished_rounds[-1] if len(game.finished_rounds) > finished_before else None
             else:
@@ -378,35 +606,59 @@ class Session:
                 if not match or game.is_over:
                     break
         if isinstance(game, Match):
-            w, s = game.winner, game.scores
-            mine = self.seat % 2
-            result = ("a draw" if w == 2 else "your team wins" if w == mine else "the opponents win")
-            self.term.say(f"Match over after {self.rounds_played} rounds: your team {s[mine]}, "
-                          f"the opponents {s[1 - mine]}: {result}")
+            self.match_done(game)
 
 
 # CLI
+def presets_text() -> str:
+    """One line per preset: its game, players and sides (for --help)."""
+    lines = []
+    for name, rules in PRESETS.items():
+        seats = Seats(rules.spec, 0)
+        lines.append(f"  {name}: {rules.spec.title}, {seats.seats_text()}")
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     from .registry import describe_specs  # noqa: PLC0415
 
     ap = argparse.ArgumentParser(
         prog=module_command("agents.play"), formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Play Jass in the terminal against and with agents.",
-        epilog="agent specs:\n" + describe_specs())
-    ap.add_argument("--seat", type=int, default=0, choices=range(4), metavar="0-3",
-                    help="your seat (default 0; teams are 0&2 and 1&3)")
-    ap.add_argument("--partner", default="heuristic", metavar="AGENT",
-                    help="your partner's agent spec (default heuristic)")
-    ap.add_argument("--opponents", default="heuristic", metavar="AGENT",
-                    help="the opponents' agent spec, one instance per seat (default heuristic)")
-    ap.add_argument("--rules", default="schieber", help="rules preset (default schieber)")
+        description="Play any game of the Jass family in the terminal against (and with) agents.",
+        epilog="rules presets (--rules):\n" + presets_text() + "\n\nagent specs:\n" + describe_specs())
+    ap.add_argument("--rules", default="schieber", help="rules preset (default schieber; listed below)")
+    ap.add_argument("--seat", type=int, default=0, metavar="N",
+                    help="your seat, 0 .. the game's players - 1 (default 0)")
+    ap.add_argument("--partner", default=None, metavar="AGENT",
+                    help=f"team games only: the agent of your team's other seats (default {DEFAULT_AGENT})")
+    ap.add_argument("--opponents", default=DEFAULT_AGENT, metavar="AGENT",
+                    help="the agent of every other seat (the other team's, or everyone else's in games "
+                         f"played alone), one instance per seat (default {DEFAULT_AGENT})")
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
-    ap.add_argument("--match", action="store_true", help="play a whole match to the rules' target")
+    ap.add_argument("--match", action="store_true",
+                    help="play the game's whole match (to its target, or its number of rounds)")
     ap.add_argument("--record", metavar="FILE|DIR", default=None,
-                    help="game record file (JSON Lines), or a folder for jass_game_<timestamp>.jsonl "
-                         f"(default: {DEFAULT_RECORD_DIR}/jass_game_<timestamp>.jsonl; runs/ is "
-                         "ignored by git); checked before the game")
+                    help="game record file (JSON Lines; an existing one is appended to), or a folder for "
+                         f"jass_game_<timestamp>.jsonl (default: {DEFAULT_RECORD_DIR}/jass_game_<timestamp>"
+                         ".jsonl; runs/ is ignored by git); checked before the game")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="replace an existing --record FILE instead of appending to it")
     return ap
+
+
+def seat_agents(rules: Rules, seat: int, partner: str | None, opponents: str) -> dict[int, str]:
+    """The agent spec of every seat but the human's. ValueError for a seat the game does not have,
+    or ``partner`` given in a game played alone."""
+    spec = rules.spec
+    if not 0 <= seat < spec.players:
+        raise ValueError(f"--seat {seat}: {rules.name} is played by {spec.players} players; choose a seat "
+                         f"0..{spec.players - 1}")
+    seats = Seats(spec, seat)
+    if partner is not None and not seats.teams:
+        raise ValueError(f"--partner: in {rules.name} every player plays alone, there is no partner; "
+                         "--opponents gives the agent of every other seat")
+    return {p: (partner or DEFAULT_AGENT) if p in seats.partners else opponents
+            for p in range(spec.players) if p != seat}
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
@@ -437,8 +689,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         return fail(f"--seed must be >= 0, got {seed}")
     try:
         rules = make_rules(args.rules)
-        seat = args.seat
-        specs = {(seat + 2) % 4: args.partner, (seat + 1) % 4: args.opponents, (seat + 3) % 4: args.opponents}
+        specs = seat_agents(rules, args.seat, args.partner, args.opponents)
         agents = {p: make_agent(s, rules, seed=seed + p) for p, s in specs.items()}
     except (RulesError, ValueError) as e:   # AgentSpecError and CheckpointError are ValueErrors
         return fail(str(e))
@@ -449,12 +700,21 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         return fail(str(e))
 
     term = Terminal(stdin, stdout)
+    seat, spec = args.seat, rules.spec
     session = Session(rules, seat, agents, seed, term)
-    term.say(f"Jass ({rules.name}{', match to ' + str(rules.target) if args.match and rules.target else ''})"
-             f" · seed {seed} (replay with --seed {seed})")
-    for p in range(4):
+    end = f"to {rules.target}" if rules.target else f"of {rules.match_rounds} rounds"
+    term.say(f"{spec.title} ({rules.name}{', match ' + end if args.match else ''}) · "
+             f"{session.seats.seats_text()} · seed {seed} (replay with --seed {seed})")
+    for p in range(spec.players):
         desc = "you" if p == seat else getattr(agents[p], "name", specs[p])
-        term.say(f"  player_{p} (team {p % 2}): {desc}")
+        term.say(f"  player_{p}{session.seats.side_of_seat(p)}: {desc}")
+    earlier = record_lines(record)
+    append = record.exists() and not args.overwrite
+    if append:
+        term.say(f"The record file {record} exists ({earlier} records): this game's rounds will be "
+                 "appended to it (--overwrite replaces it).")
+    elif record.exists():
+        term.say(f"The record file {record} exists ({earlier} records): it will be replaced (--overwrite).")
     status, quit_reason = 0, None
     try:
         session.run(args.match)
@@ -469,13 +729,14 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         term.say(f"Game stopped ({quit_reason}).")
     if session.records:
         try:
-            n = write_records(record, session.records)
+            n = save_records(record, session.records, append)
         except OSError as e:
             return fail(f"cannot write the game record {str(record)!r}: {e}", 1)
-        term.say(f"Wrote {n} round record(s) to {record} "
-                 f"(check: {module_command('jass_env.records')} check {record})")
+        how = (f"Appended {n} round record(s) to {record}, after its {earlier} earlier one(s)" if append
+               else f"Wrote {n} round record(s) to {record}")
+        term.say(f"{how} (check: {module_command('jass_env.records')} check {record})")
     else:
-        term.say("No round was played through all 9 tricks; no record written.")
+        term.say(f"No round was played through all {spec.tricks} tricks; no record written.")
     return status
 
 
@@ -483,4 +744,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["main", "interpret", "options_line", "Session", "Terminal", "QuitGame"]
+__all__ = ["main", "interpret", "options_line", "option_label", "phase_actions_named", "seat_agents",
+           "Seats", "Session", "Terminal", "QuitGame", "DEFAULT_RECORD_DIR"]

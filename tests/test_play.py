@@ -10,9 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.play import DEFAULT_RECORD_DIR, interpret, main, options_line
+import numpy as np
+import pytest
+
+from agents.play import DEFAULT_RECORD_DIR, Session, Terminal, interpret, main, options_line
 from jass_env.engine.cards import card_id
+from jass_env.engine.spec import TEAMS_NONE
+from jass_env.envs.encoding import obs_dim
+from jass_env.games import PRESETS, make_rules
 from jass_env.records import check_records
+from jass_env.round import Round
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ["--partner", "random", "--opponents", "random"]
@@ -58,9 +65,9 @@ def test_contract_choice_is_numbered_and_accepts_names(tmp_path) -> None:
     else:
         raise AssertionError("no seed made player 0 choose the contract")
     assert rc == 0
-    assert ("Choose the contract: 1 ♦ trump  2 ♥ trump  3 ♠ trump  4 ♣ trump  5 Obenabe  6 Undenufe  "
-            "7 push") in out
-    assert "You choose Obenabe" in out
+    assert ("Your contract: 1 choose D  2 choose H  3 choose S  4 choose C  5 choose obenabe  "
+            "6 choose undenufe  7 push") in out
+    assert "You choose obenabe" in out
     assert _records(tmp_path / f"{seed}.jsonl")[0]["contract"] == "obenabe"
 
 
@@ -78,26 +85,64 @@ def test_wrong_input_gets_a_hint_and_the_question_again(tmp_path) -> None:
 
 
 def test_interpret_cards_contracts_and_illegal_choices() -> None:
+    spec = make_rules("schieber").spec
     hand = sum(1 << card_id(c) for c in ("H9", "HJ", "SA", "D6"))
     options = [card_id("HJ"), card_id("H9")]
-    assert interpret("hJ", options, hand, False) == (card_id("HJ"), "")
-    assert interpret("♥9", options, hand, False) == (card_id("H9"), "")
-    assert interpret("2", options, hand, False) == (options[1], "")
-    action, hint = interpret("SA", options, hand, False)
+    assert interpret("hJ", options, hand, spec) == (card_id("HJ"), "")
+    assert interpret("♥9", options, hand, spec) == (card_id("H9"), "")
+    assert interpret("2", options, hand, spec) == (options[1], "")
+    action, hint = interpret("SA", options, hand, spec)
     assert action is None and "♠A may not be played now" in hint and "legal: ♥J ♥9" in hint
-    action, hint = interpret("C6", options, hand, False)
+    action, hint = interpret("C6", options, hand, spec)
     assert action is None and "You do not hold ♣6" in hint
-    action, hint = interpret("push", options, hand, False)
-    assert action is None and "already chosen" in hint
-    contracts = list(range(36, 43))
-    assert interpret("h", contracts, hand, True) == (37, "")
-    assert interpret("Obenabe", contracts, hand, True) == (40, "")
-    assert interpret("push", contracts, hand, True) == (42, "")
-    action, hint = interpret("push", contracts[:-1], hand, True)
-    assert action is None and "cannot push" in hint
-    action, hint = interpret("H9", contracts, hand, True)
-    assert action is None and "First the contract is chosen" in hint
-    assert options_line(options, False) == "Your cards to play: 1 ♥J  2 ♥9"
+    action, hint = interpret("push", options, hand, spec)
+    assert action is None and "push is not an option now; play a card" in hint
+    names = spec.action_names
+    contracts = [names.index(f"choose {c}") for c in ("D", "H", "S", "C", "obenabe", "undenufe")]
+    push = names.index("push")
+    choice = [*contracts, push]
+    assert interpret("h", choice, hand, spec) == (names.index("choose H"), "")     # without "choose"
+    assert interpret("♥", choice, hand, spec) == (names.index("choose H"), "")
+    assert interpret("Obenabe", choice, hand, spec) == (names.index("choose obenabe"), "")
+    assert interpret("unde", choice, hand, spec) == (names.index("choose undenufe"), "")  # a beginning
+    assert interpret("push", choice, hand, spec) == (push, "")
+    action, hint = interpret("push", contracts, hand, spec)        # pushed to us: no push
+    assert action is None and "push is not an option now" in hint
+    action, hint = interpret("H9", choice, hand, spec)
+    assert action is None and "Cards are played after the contract" in hint
+    assert options_line(options, spec) == "Your cards to play: 1 ♥J  2 ♥9"
+
+
+def test_interpret_reads_every_games_own_action_names() -> None:
+    """Each game's phase actions by their names: a prediction, a Coiffeur row, Sidi's exchange."""
+    diff = make_rules("differenzler").spec
+    predictions = [diff.action_names.index(f"predict {k}") for k in range(158)]
+    assert interpret("predict 40", predictions, 0, diff) == (diff.action_names.index("predict 40"), "")
+    assert interpret("1", predictions, 0, diff) == (diff.action_names.index("predict 0"), "")
+    action, hint = interpret("p", predictions, 0, diff)
+    assert action is None and "could be any of: predict 0 … predict 157" in hint
+    assert options_line(predictions, diff) == "Your prediction: 1 predict 0 … 158 predict 157"
+
+    coiffeur = make_rules("coiffeur10").spec
+    rows = [a for a, n in enumerate(coiffeur.action_names) if n.startswith("declare") or n == "push"]
+    joker = coiffeur.action_names.index("declare Joker-2 as S")
+    assert interpret("Joker-2 as S", rows, 0, coiffeur) == (joker, "")
+    action, hint = interpret("slalom", rows, 0, coiffeur)          # from obenabe or from undenufe
+    assert action is None and "declare Slalom from obenabe, declare Slalom from undenufe" in hint
+    line = options_line(rows, coiffeur)                 # every row named in full, wrapped between them
+    assert "…" not in line and all(len(part) <= 110 for part in line.splitlines())
+    assert all(f"{i} {coiffeur.action_names[a]}" in line for i, a in enumerate(rows, 1))
+    slalom_up = coiffeur.action_names.index("declare Slalom from obenabe")
+    assert interpret("slalom", [slalom_up], 0, coiffeur) == (slalom_up, "")   # the one legal one
+
+    sidi = make_rules("sidi").spec
+    exchange = sidi.action_names.index("exchange trump 6")
+    hand = sum(1 << card_id(c) for c in ("H6", "SA"))
+    cards = [card_id("H6"), card_id("SA")]
+    assert interpret("exchange", [*cards, exchange], hand, sidi) == (exchange, "")
+    assert options_line([*cards, exchange], sidi) == "Your options: 1 ♥6  2 ♠A  3 exchange trump 6"
+    action, hint = interpret("exchange", cards, hand, sidi)
+    assert action is None and "exchange trump 6 is not an option now; play a card" in hint
 
 
 def test_quit_mid_round_exits_cleanly_without_a_record(tmp_path) -> None:
@@ -198,3 +243,127 @@ def test_closed_standard_input_is_a_named_error(tmp_path) -> None:
     closed.close()
     assert main([*BOTS, "--record", str(tmp_path / "y.jsonl")], stdin=closed, stdout=io.StringIO()) == 2
 
+
+
+# every preset of the registry
+def _bots(rules_name: str) -> list[str]:
+    """Random agents in every other seat (--partner only where the game has partners)."""
+    teams = PRESETS[rules_name].spec.teams != TEAMS_NONE
+    return [*(["--partner", "random"] if teams else []), "--opponents", "random"]
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_plays_a_round_in_the_terminal(name, tmp_path) -> None:
+    """Answering 1 to every question plays the round through; the seats, sides and scores are
+    the game's own, and the record checks clean."""
+    spec = PRESETS[name].spec
+    seat = spec.players - 1                               # the last seat: 5 in a game for six
+    rec = tmp_path / "r.jsonl"
+    rc, out = _run([*_bots(name), "--rules", name, "--seat", str(seat), "--seed", "4", "--record", str(rec)],
+                   "1\n" * 80)
+    assert rc == 0, out
+    report = check_records(rec)
+    assert report.ok and report.records == 1, report.lines()
+    (record,) = _records(rec)
+    assert record["rules"] == name and len(record["tricks"]) == spec.tricks
+    assert re.findall(r"^  player_(\d)\b", out, re.M) == [str(p) for p in range(spec.players)]
+    assert f"player_{seat} (you)" in out
+    assert out.count(" -> won by player_") == spec.tricks
+    over = next(line for line in out.splitlines() if line.startswith("Round 1 over: "))
+    if spec.teams == TEAMS_NONE:
+        assert f"{spec.players} players, each alone" in out
+        assert "partner" not in out and "your team" not in out and "(team " not in out
+        assert over.startswith(f"Round 1 over: you (player_{seat}) ")
+        assert all(f"player_{p} " in over for p in range(spec.players) if p != seat)
+    else:
+        teams = [" & ".join(str(p) for p in range(spec.players) if p % 2 == t) for t in (0, 1)]
+        assert f"{spec.players} players, two teams: {teams[0]} against {teams[1]}" in out
+        assert f"player_{(seat + 2) % spec.players} (partner)" in out and "player_0 (partner)" not in out
+        assert over.startswith(f"Round 1 over: your team (team {seat % 2}) ")
+        assert f"the opponents (team {1 - seat % 2}) " in over
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_encoders_buffer_is_sized_by_the_game(name) -> None:
+    """The observation handed to an agent has the game's width and its action mask the game's
+    actions, in every seat (a fixed four-player Schieber buffer overflows in a game for five)."""
+    rules = PRESETS[name]
+    rnd = Round(rules, seed=1)
+    session = Session(rules, 0, {}, 1, Terminal(io.StringIO(), io.StringIO()))
+    obs = session.observation(rnd)
+    assert obs["observation"].shape == (obs_dim(rules),) and obs["observation"].dtype == np.float32
+    assert obs["action_mask"].shape == (rules.spec.n_actions,)
+    assert np.flatnonzero(obs["action_mask"]).tolist() == rnd.legal_actions().tolist()
+    for p in range(rules.spec.players):
+        assert session.encode(rnd, p).shape == (obs_dim(rules),)
+
+
+def test_seats_and_partners_follow_the_game(tmp_path, capsys) -> None:
+    rec = str(tmp_path / "x.jsonl")
+    rc, _ = _run(["--rules", "mittlere", "--seat", "3", "--opponents", "random", "--record", rec], "")
+    err = capsys.readouterr().err
+    assert rc == 2 and "--seat 3: mittlere is played by 3 players; choose a seat 0..2" in err
+    rc, _ = _run(["--rules", "molotow", "--partner", "random", "--record", rec], "")
+    err = capsys.readouterr().err
+    assert rc == 2 and "there is no partner" in err and "--opponents" in err
+    # Schieber for six: seat 5 exists, and both other seats of its team are partners
+    rc, out = _run(["--rules", "schieber6", "--seat", "5", *BOTS, "--seed", "2", "--record", rec], "q\n")
+    assert rc == 0 and "player_1 (partner)" in out and "player_3 (partner)" in out
+    assert "player_2 (partner)" not in out
+
+
+def test_hidden_predictions_stay_hidden_open_ones_are_shown() -> None:
+    """Differenzler's hidden predictions are not shown to the other seats as they are made; open
+    ones are (the observation of the seat decides); a Schieber contract is public."""
+    for switch, hidden in (("hidden", True), ("open", False)):
+        rules = make_rules("differenzler", predictions=switch)
+        rnd = Round(rules, seed=3)
+        me = (rnd.to_move + 1) % rules.spec.players
+        session = Session(rules, me, {}, 3, Terminal(io.StringIO(), io.StringIO()))
+        assert session.hidden_from_me(rnd, rules.spec.action_names.index("predict 40")) is hidden
+    rules = make_rules("schieber")
+    rnd = Round(rules, seed=3)
+    session = Session(rules, (rnd.to_move + 1) % 4, {}, 3, Terminal(io.StringIO(), io.StringIO()))
+    assert not session.hidden_from_me(rnd, rules.spec.action_names.index("choose H"))
+
+
+def test_a_bots_hidden_prediction_is_printed_as_hidden(tmp_path) -> None:
+    rc, out = _run(["--rules", "differenzler", "--opponents", "random", "--seed", "3",
+                    "--record", str(tmp_path / "d.jsonl")], "predict 40\n" + "1\n" * 40)
+    assert rc == 0
+    assert out.count("(opponent) predicts (hidden from you)") == 3 and "You predict 40" in out
+    assert _records(tmp_path / "d.jsonl")[0]["predictions"][0] == 40
+
+
+def test_an_existing_record_file_is_appended_to_unless_overwritten(tmp_path) -> None:
+    rec = tmp_path / "games.jsonl"
+    args = [*BOTS, "--seed", "3", "--record", str(rec)]
+    assert _run(args, "1\n" * 40)[0] == 0
+    rc, out = _run(args, "1\n" * 40)
+    assert rc == 0 and "exists (1 records): this game's rounds will be appended" in out
+    assert f"Appended 1 round record(s) to {rec}, after its 1 earlier one(s)" in out
+    report = check_records(rec)
+    assert report.ok and report.records == 2
+    rec.write_text(rec.read_text(encoding="utf-8").rstrip("\n"), encoding="utf-8")   # no last newline
+    assert _run(args, "1\n" * 40)[0] == 0
+    report = check_records(rec)
+    assert report.ok and report.records == 3
+    rc, out = _run([*args, "--overwrite"], "1\n" * 40)
+    assert rc == 0 and "it will be replaced (--overwrite)" in out
+    assert f"Wrote 1 round record(s) to {rec}" in out
+    report = check_records(rec)
+    assert report.ok and report.records == 1
+
+
+def test_a_whole_match_of_a_game_played_alone(tmp_path) -> None:
+    rec = tmp_path / "m.jsonl"
+    rc, out = _run(["--rules", "molotow3", "--opponents", "random", "--seed", "5", "--match",
+                    "--record", str(rec)], "1\n" * 200)
+    rules = PRESETS["molotow3"]
+    assert rc == 0 and f"Molotow for three (molotow3, match of {rules.match_rounds} rounds)" in out
+    last = out.splitlines()[-2]
+    assert re.fullmatch(rf"Match over after {rules.match_rounds} rounds: you \(player_0\) -?\d+, "
+                        r"player_1 -?\d+, player_2 -?\d+ \(lower is better\): (you win|player_[12] wins)",
+                        last), last
+    report = check_records(rec)
+    assert report.ok and report.records == rules.match_rounds
