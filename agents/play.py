@@ -208,17 +208,27 @@ def runs(actions: Sequence[int], spec: GameSpec) -> list[tuple[int, int]]:
     return out
 
 
+def listed(actions: Sequence[int], spec: GameSpec, numbered: bool) -> list[str]:
+    """The actions as a list shows them, a run of more than RUN_SHOWN that count shortened to its
+    first and last: ``1 ♦A``, ``1 predict 0 … 158 predict 157`` (``numbered``: by their place in
+    the list, from 1), or ``♦A``, ``predict 0 … predict 157``."""
+    def item(i: int) -> str:
+        return (f"{i + 1} " if numbered else "") + option_label(actions[i], spec)
+
+    out = []
+    for start, end in runs(actions, spec):
+        if end - start > RUN_SHOWN:
+            out.append(f"{item(start)} … {item(end - 1)}")
+        else:
+            out.extend(item(i) for i in range(start, end))
+    return out
+
+
 def options_line(options: Sequence[int], spec: GameSpec) -> str:
     """``Your cards to play: 1 ♦A  2 ♦10 ...``, ``Your contract: 1 choose D ... 7 push``; a long run
     of actions that count shortened to its first and last (:func:`runs`:
     ``Your prediction: 1 predict 0 … 158 predict 157``)."""
-    items = []
-    for start, end in runs(options, spec):
-        if end - start > RUN_SHOWN:
-            items.append(f"{start + 1} {option_label(options[start], spec)} … "
-                         f"{end} {option_label(options[end - 1], spec)}")
-        else:
-            items.extend(f"{i + 1} {option_label(options[i], spec)}" for i in range(start, end))
+    items = listed(options, spec, numbered=True)
     if all(is_card(a) for a in options):
         head = "Your cards to play"
     elif not any(is_card(a) for a in options):
@@ -286,13 +296,7 @@ def _usage(options: Sequence[int], spec: GameSpec) -> str:
 
 def _names_text(actions: Sequence[int], spec: GameSpec) -> str:
     """Actions by label, long runs of actions that count shortened (``predict 0 … predict 157``)."""
-    parts = []
-    for start, end in runs(actions, spec):
-        if end - start > RUN_SHOWN:
-            parts.append(f"{option_label(actions[start], spec)} … {option_label(actions[end - 1], spec)}")
-        else:
-            parts.extend(option_label(a, spec) for a in actions[start:end])
-    return ", ".join(parts)
+    return ", ".join(listed(actions, spec, numbered=False))
 
 
 def interpret(text: str, options: Sequence[int], hand: int, spec: GameSpec) -> tuple[int | None, str]:
@@ -376,15 +380,16 @@ class Seats:
         return f"you (player_{side})" if side == self.seat else f"player_{side}"
 
     def sides_text(self) -> str:
-        """``two teams: 0 & 2 against 1 & 3`` or ``each alone``."""
+        """``2 teams: 0 & 2 against 1 & 3`` or ``each alone``."""
         if not self.teams:
             return "each alone"
-        n = self.spec.players
-        teams = [" & ".join(str(p) for p in range(n) if self.spec.side_of(p) == s) for s in range(2)]
-        return f"two teams: {teams[0]} against {teams[1]}"
+        spec = self.spec
+        teams = [" & ".join(str(p) for p in range(spec.players) if spec.side_of(p) == s)
+                 for s in range(spec.sides)]
+        return f"{len(teams)} teams: " + " against ".join(teams)
 
     def seats_text(self) -> str:
-        """``4 players, two teams: 0 & 2 against 1 & 3`` or ``3 players, each alone``."""
+        """``4 players, 2 teams: 0 & 2 against 1 & 3`` or ``3 players, each alone``."""
         return f"{self.spec.players} players, {self.sides_text()}"
 
     def side_of_seat(self, p: int) -> str:
@@ -392,9 +397,9 @@ class Seats:
         return f" (team {self.spec.side_of(p)})" if self.teams else ""
 
 
-def help_text(spec: GameSpec, seats: Seats, rules: Rules) -> str:
+def help_text(seats: Seats, rules: Rules) -> str:
     """How to answer, the game's named actions, the seats and which way its scores are better."""
-    game = game_of(rules)
+    game, spec = game_of(rules), rules.spec
     lines = ["How to answer: the number in front of an option, or its name:",
              "  cards     H9, hJ, C10, ♥9 (suit D H S C, rank 6 7 8 9 10 J Q K A)"]
     if spec.n_actions > PHASE_ACTION_OFFSET:
@@ -484,7 +489,7 @@ class Session:
             if text.lower() in QUIT_WORDS:
                 raise QuitGame("quit")
             if text.lower() in HELP_WORDS:
-                self.term.say(help_text(self.spec, self.seats, self.rules))
+                self.term.say(help_text(self.seats, self.rules))
                 self.ask_options(options)
                 continue
             action, hint = interpret(text, options, hand, self.spec)

@@ -277,7 +277,7 @@ def test_every_preset_plays_a_round_in_the_terminal(name, tmp_path) -> None:
         assert all(f"player_{p} " in over for p in range(spec.players) if p != seat)
     else:
         teams = [" & ".join(str(p) for p in range(spec.players) if p % 2 == t) for t in (0, 1)]
-        assert f"{spec.players} players, two teams: {teams[0]} against {teams[1]}" in out
+        assert f"{spec.players} players, 2 teams: {teams[0]} against {teams[1]}" in out
         assert f"player_{(seat + 2) % spec.players} (partner)" in out and "player_0 (partner)" not in out
         assert over.startswith(f"Round 1 over: your team (team {seat % 2}) ")
         assert f"the opponents (team {1 - seat % 2}) " in over
