@@ -7,10 +7,10 @@ files) the others.
 (console script ``jass-play``). ``--rules`` names any preset (``schieber`` by default; ``--help``
 lists them with their players and sides); ``--seat`` is one of the game's seats, 0 .. players-1.
 Agents are registry specs (:mod:`agents.registry`): ``random``, ``heuristic``, ``pimc:worlds=10``,
-``runs/x.pt``, ``runs/x.onnx``. In team games (e.g. Schieber, Coiffeur) ``--partner`` plays the seats of
-your team and ``--opponents`` the others; in games played alone (Differenzler, Mittlere, Molotow,
-Sidi) ``--opponents`` plays every other seat and ``--partner`` is an error. Each seat gets its own
-instance. Without ``--match`` one round is played; with it, the game's whole match (to its target,
+``runs/x.pt``, ``runs/x.onnx``. In team games (Schieber, Coiffeur) ``--partner`` plays the seats
+of your team and ``--opponents`` the others; in games played alone (Differenzler, Mittlere,
+Molotow, Sidi) ``--opponents`` plays every other seat and ``--partner`` is an error. Each seat gets
+its own instance. Without ``--match`` one round is played; with it, the game's whole match (to its target,
 or its number of rounds).
 
 When it is your turn the table is shown from your seat (:func:`jass_env.render.render_table` with
@@ -20,8 +20,9 @@ them (a contract or a push, a prediction, a row of the Coiffeur sheet, Sidi's ex
 6), named as the game names them (``choose H``, ``predict 40``, ``declare Joker-1 as S``). Answer
 with a number, a card (``H9``, ``hJ``, ``♥9``), an action's name (its first word may be left out:
 ``H``, ``obenabe``; a beginning that fits one legal action is enough: ``pu``), ``?`` for help, or
-``q`` to quit. Long runs of options are shortened (``1 predict 0 … 158 predict 157``); the number
-of one in between is still its place in the list. Wrong input gets a hint and the question again.
+``q`` to quit. A long run of options that count (the 158 predictions) is shortened
+(``1 predict 0 … 158 predict 157``): the number of one in between is still its place in the list
+(``41`` is ``predict 40``), or type its name. Wrong input gets a hint and the question again.
 Every agent's action is printed (an action hidden from your seat, such as a hidden Differenzler
 prediction, only as hidden), and after each trick who won it; at the end of a round the table and
 each side's score.
