@@ -147,20 +147,25 @@ def _convert(*args: str) -> int:
     return main(["convert", "--from", "jasskit", *args])
 
 
-@pytest.mark.parametrize("spelling", ["same", "dotted", "relative", "symlink", "hardlink"])
+@pytest.mark.parametrize("spelling", ["same", "dotted", "relative", "symlink", "hardlink", "stdin"])
 def test_the_log_itself_is_never_the_output(tmp_path, capsys, monkeypatch, spelling):
     log = tmp_path / "arena.txt"
     log.write_bytes(SAMPLE.read_bytes())
     monkeypatch.chdir(tmp_path)
-    out = {"same": str(log), "dotted": f"{tmp_path}/./sub/../arena.txt", "relative": "arena.txt",
-           "symlink": str(tmp_path / "link.jsonl"), "hardlink": str(tmp_path / "hard.jsonl")}[spelling]
     (tmp_path / "sub").mkdir()
+    source, out = str(log), {"same": str(log), "dotted": f"{tmp_path}/./sub/../arena.txt",
+                             "relative": "arena.txt", "symlink": str(tmp_path / "link.jsonl"),
+                             "hardlink": str(tmp_path / "hard.jsonl"), "stdin": str(log)}[spelling]
     if spelling == "symlink":
         os.symlink(log, out)
     if spelling == "hardlink":
         os.link(log, out)
     for extra in ([], ["--overwrite"]):
-        assert _convert(str(log), "-o", out, *extra) == 2
+        with open(log) as stdin:
+            if spelling == "stdin":               # convert - -o arena.txt < arena.txt
+                source = "-"
+                monkeypatch.setattr("sys.stdin", stdin)
+            assert _convert(source, "-o", out, *extra) == 2
         assert "is the log being converted" in capsys.readouterr().err
         assert log.read_bytes() == SAMPLE.read_bytes()
 

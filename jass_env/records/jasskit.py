@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -288,12 +289,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _output_refusal(source: str, output: str, overwrite: bool) -> str | None:
-    """Why ``-o OUT`` may not be written (None when it may): the log itself (by any path or link),
-    a folder, or an existing file without ``--overwrite``."""
-    if not os.path.lexists(output):
+    """Why ``-o OUT`` may not be written (None when it may): the log itself (by any path or link, or
+    as standard input), a folder, or an existing file without ``--overwrite``."""
+    if not os.path.exists(output):
         return None
-    if (source != "-" and os.path.exists(output) and os.path.exists(source)
-            and os.path.samefile(source, output)):
+    try:
+        log = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+    except (OSError, ValueError):      # no log to compare with (a closed standard input, a missing FILE)
+        log = None
+    if log is not None and stat.S_ISREG(log.st_mode) and os.path.samestat(log, os.stat(output)):
         return (f"-o {output} is the log being converted ({source}); writing the records there would "
                 f"destroy it: give another OUT")
     if os.path.isdir(output):
