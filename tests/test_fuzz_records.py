@@ -2,8 +2,8 @@
 ``convert`` report its fault as that line's finding, never raise, and go on with the other lines.
 
 For every preset, records of a few randomly played rounds must check clean; then one of them is
-broken in each of the ways below (a few random instances of each, seeded; a wrong type and a huge
-number in every field the record has) and checked in a file
+broken in each of the ways below (a few random instances of each, seeded; a wrong type, a huge
+number and a non-integer number in every field the record has) and checked in a file
 between a clean record and a record with one known disagreement. Every mutation breaks a rule of
 the format or of the game, so the broken record must get a finding, and only it; the record after
 it must still get exactly its own. Likewise for jass-kit log lines (``tests/data/jasskit``).
@@ -32,6 +32,8 @@ N_RECORDS = 3
 #: docs/records.md: every number of a record but its id lies within ±(2**31 - 1)
 MAX_NUMBER = 2**31 - 1
 HUGE = (2**63, -2**63 - 1, 2**64 + 1, 10**30, MAX_NUMBER + 1, -MAX_NUMBER - 1)
+#: numbers where integers belong (JSON 2.0 is a number, not an integer; Python's json writes NaN)
+NOT_INTEGERS = (1.5, -0.5, 2.0, 1e308, float("nan"), float("inf"), -float("inf"))
 #: docs/records.md "Fields": the fields every record needs, and each game's own required ones
 REQUIRED = ("dealer", "forehand", "hands", "tricks")
 GAME_REQUIRED = {"schieber": ("pushed", "declarer", "contract"), "seed": ("pushed", "declarer", "contract"),
@@ -131,6 +133,11 @@ def huge_number(rec: dict[str, Any], path: Path_, rng: random.Random) -> str:
     return record_line(rec)
 
 
+def not_an_integer(rec: dict[str, Any], path: Path_, rng: random.Random) -> str:
+    _put(rec, path, rng.choice(NOT_INTEGERS))
+    return record_line(rec)
+
+
 def player_out_of_range(rec: dict[str, Any], rng: random.Random, preset: str) -> str:
     n = len(rec["hands"])
     trick = rng.choice(rec["tricks"])
@@ -210,7 +217,8 @@ RECORD_MUTATIONS: dict[str, Callable[[dict[str, Any], random.Random, str], str |
 FIELD_MUTATIONS: dict[str, tuple[Callable[[dict[str, Any], Path_, random.Random], str],
                                  Callable[[Any], bool]]] = {
     "change_type": (change_type, lambda value: True),
-    "huge_number": (huge_number, lambda value: type(value) is int)}
+    "huge_number": (huge_number, lambda value: type(value) is int),
+    "not_an_integer": (not_an_integer, lambda value: type(value) is int)}
 
 
 def _broken_lines(rec: dict[str, Any], rng: random.Random, preset: str) -> list[tuple[str, str | bytes]]:
