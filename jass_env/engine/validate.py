@@ -335,6 +335,13 @@ def _bounds(rules: Rules) -> _Bounds:
     return b
 
 
+def column_ranges(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """(lowest, highest) value of every column of a state under ``rules``, two int64 arrays of the
+    state's size (the first of the checks; the others concern several fields at once)."""
+    b = _bounds(rules)
+    return b.low.copy(), b.high.copy()
+
+
 # the shared checks, compiled
 # what each check of first_problem asks (its number is the check that failed)
 (R_RANGE, R_PHASE, R_FOREHAND, R_CONTRACT_FIXED, R_CONTRACT_OPEN, R_TRICK_NO_PLAY, R_BIDDING, R_TRICK_SLOT,
@@ -547,5 +554,5 @@ def contract_allowed(c: StateChecks, rows: np.ndarray | None = None) -> None:
               f"-1 or one of the contracts of rules {c.rules.name!r}: {', '.join(c.rules.contracts)}")
 
 
-__all__ = ["StateError", "StateChecks", "check_state", "check_states", "first_problem", "contract_allowed",
-           "column_player", "SCORE_BOUND"]
+__all__ = ["StateError", "StateChecks", "check_state", "check_states", "column_ranges", "first_problem",
+           "contract_allowed", "column_player", "SCORE_BOUND"]

@@ -322,8 +322,9 @@ STATE_RANGES = {"stock": (0, N_CARDS - 1), "drawn": (0, STOCK_SIZE), "exchange":
 def check_state(c: StateChecks) -> None:
     """Sidi's checks of states from outside (:mod:`jass_env.engine.validate`): trump is the suit
     of the turned card, which lies last in the stock; two cards were drawn after each trick while
-    the stock lasted; the exchange (if any) came before the current trick; the cards still in the
-    stock (and the face-up one) are in no hand and not played."""
+    the stock lasted; the exchange (if any) came before the current trick, and gave the turned card
+    to a player; the cards still in the stock (the face-up one included) are in no hand, not
+    played, and each there once."""
     trump = c.col(S_TRUMP_CARD)
     c.require(trump >= 0, S_TRUMP_CARD, "the card turned face up at the deal, a card id 0..35")
     c.require(c.col(S_CONTRACT) == trump // 9, S_CONTRACT,
@@ -338,13 +339,20 @@ def check_state(c: StateChecks) -> None:
     c.require(exchange <= trick_no, S_SI_EXCHANGE,
               lambda g, _: f"-1, or a trick 0..{min(trick_no[g], FREE_TRICKS - 1)} (at most S_TRICK_NO)")
     seen = np.bitwise_or.reduce(c.block(S_HANDS, PLAYERS) | c.block(S_PLAYED, PLAYERS), axis=1)
+    c.require((exchange < 0) | ((seen >> trump) & 1 == 1), S_SI_EXCHANGE,
+              lambda g, _: f"-1: the turned card (S_TRUMP_CARD {trump[g]}) is in no hand and not played, "
+                           f"so nobody took it for the trump 6")
     place = np.arange(STOCK_SIZE)
     face_up = np.where(exchange >= 0, 9 * (trump // 9) + SIX, trump)
     lying = np.where(place[None, :] == STOCK_SIZE - 1, face_up[:, None], stock)
-    c.require((place[None, :] < drawn[:, None]) | ((seen[:, None] >> lying) & 1 == 0), S_SI_STOCK + place,
-              lambda g, i: f"a card not yet drawn: in no hand and not played; "
-                           f"{int(lying[g, i])} is (the face-up card, place {STOCK_SIZE - 1}, is the trump 6 "
-                           f"after the exchange)")
+    undrawn = place[None, :] >= drawn[:, None]
+    earlier = np.zeros_like(lying)                    # the undrawn cards before each place
+    for i in range(1, STOCK_SIZE):
+        earlier[:, i] = earlier[:, i - 1] | np.where(undrawn[:, i - 1], 1 << lying[:, i - 1], 0)
+    c.require(~undrawn | (((seen[:, None] | earlier) >> lying) & 1 == 0), S_SI_STOCK + place,
+              lambda g, i: f"a card not yet drawn: in no hand, not played and not twice in the stock; "
+                           f"{int(lying[g, i])} is one of those (the face-up card, place {STOCK_SIZE - 1}, "
+                           f"is the trump 6 after the exchange)")
 
 
 @engine_jit
