@@ -68,6 +68,8 @@
   }
 
   const POLL_MS = 2000;
+  const WS_REFUSED_FORBIDDEN = 4403;
+  const WS_REFUSED_UNKNOWN = 4404;
   const WS_OPEN_TIMEOUT_MS = 4000;
 
   /**
@@ -120,11 +122,14 @@
         if (msg.type === 'view' && msg.view) this.onView(msg.view);
         else if (msg.type === 'error') this.onError(msg.error || String(ev.data));
       });
-      ws.addEventListener('close', () => {
+      ws.addEventListener('close', (ev) => {
         clearTimeout(timer);
         if (this.ws !== ws) return;
         this.ws = null;
-        if (!this.closed) this.startPolling(true);
+        if (this.closed) return;
+        // 4403/4404: the server refused this seat or table (its error message came first)
+        if (ev.code === WS_REFUSED_FORBIDDEN || ev.code === WS_REFUSED_UNKNOWN) this.setMode('off');
+        else this.startPolling(true);
       });
     }
 
@@ -137,12 +142,16 @@
       if (this.closed || this.pollTimer) return;
       if (failed) this.onError(t('err.ws'));
       this.setMode('poll');
+      let lastError = null;
       const tick = async () => {
         if (this.closed) return;
         try {
           this.onView(await request('GET', this.viewPath()));
+          lastError = null;
         } catch (e) {
-          this.onError(e.message);
+          if (e.message !== lastError) this.onError(e.message);
+          lastError = e.message;
+          if (e.status === 403 || e.status === 404) { this.pollTimer = null; this.setMode('off'); return; }
         }
         if (!this.closed) this.pollTimer = setTimeout(tick, POLL_MS);
       };

@@ -10,6 +10,8 @@
   /* Pause between two agent moves, by the speed slider's value 1 (slow) .. 10 (fast), in ms. */
   const DELAYS_MS = [3000, 2200, 1600, 1200, 900, 650, 450, 300, 150, 40];
   const DEFAULT_SPEED = 6;
+  /* Watching a match: the least pause on a finished round before the next one starts, in ms. */
+  const NEXT_ROUND_PAUSE_MS = 2500;
   const MAX_ALERTS = 4;
   const CUSTOM = '__custom__';
 
@@ -37,6 +39,8 @@
   function showError(message) {
     const box = $('alert');
     const text = String(message || 'error');
+    const last = box.lastElementChild;
+    if (last && last.firstChild.textContent === text) return;
     const item = h('p', { class: 'alert-item' }, h('span', null, text),
       h('button', { type: 'button', class: 'dismiss', onclick: () => item.remove() }, t('alert.dismiss')));
     box.append(item);
@@ -136,7 +140,7 @@
     seatEditor($('lobby-seats-rows'), preset, { mode: state.mode, human: 0, idPrefix: 'seat' });
     const match = $('lobby-match');
     match.disabled = preset.match === false;
-    if (match.disabled) match.checked = false;
+    match.checked = !match.disabled && preset.default_match === true;
     const info = [preset.game, preset.teams ? `${preset.sides} teams` : null,
       preset.shipped_policy ? t('lobby.shipped') : null].filter(Boolean).join(' · ');
     $('preset-info').textContent = info;
@@ -238,8 +242,11 @@
       clearTimeout(this.timer);
       this.timer = null;
       if (this.closed || this.busy || this.paused || !this.view) return;
+      const delay = DELAYS_MS[state.speed - 1];
       if (this.view.waiting_for === 'agent') {
-        this.timer = setTimeout(() => this.advance(), DELAYS_MS[state.speed - 1]);
+        this.timer = setTimeout(() => this.advance(), delay);
+      } else if (this.mode === 'watch' && this.view.match && this.view.next_round) {
+        this.timer = setTimeout(() => this.next(), Math.max(NEXT_ROUND_PAUSE_MS, 3 * delay));
       }
     }
 
@@ -262,9 +269,14 @@
       return this.call('action', { seat: this.seat, token: this.token, action });
     }
 
-    advance() { return this.call('advance', { steps: 1 }); }
+    /* advance and next carry the seat's token at tables with people (only they set the pace). */
+    seatBody(extra) {
+      return this.seat === null ? { ...extra } : { ...extra, seat: this.seat, token: this.token };
+    }
 
-    next() { return this.call('next', {}); }
+    advance() { return this.call('advance', this.seatBody({ steps: 1 })); }
+
+    next() { return this.call('next', this.seatBody({})); }
 
     setSeat(seat) {
       this.seat = seat;
@@ -312,7 +324,7 @@
     $('btn-pause').textContent = s.paused ? t('table.resume') : t('table.pause');
     $('btn-pause').setAttribute('aria-pressed', s.paused ? 'true' : 'false');
     $('btn-step').disabled = v.waiting_for !== 'agent';
-    $('btn-next').hidden = !(v.round_over && !v.match_over && v.waiting_for !== 'agent');
+    $('btn-next').hidden = typeof v.next_round === 'boolean' ? !v.next_round : !(v.round_over && !v.match_over);
     const n = v.records || 0;
     $('btn-download').disabled = !n;
     $('btn-download').textContent = n ? t('table.download', { n }) : t('table.downloadNone');

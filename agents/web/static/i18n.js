@@ -208,9 +208,20 @@
 
   const DICTS = { en: EN, de: DE, fr: FR, it: IT };
 
-  /* Phase-action labels from the server (the game's action names, English) in German: whole-label
-   * patterns, tried in order; a label no pattern matches is shown as the server sent it. */
+  /* Phase-action labels from the server (the game's action names: "choose H", "push", "predict 40")
+   * as shown: whole-label patterns per language, tried in order; a label no pattern matches (and
+   * every label in a language without patterns: French, Italian) is shown as the server sent it. */
   const LABEL_RULES = {
+    en: [
+      [/^push$/i, 'Push'],
+      [/^(?:choose|declare) (obenabe|undenufe)$/i, (m, c) => cap(c)],
+      [/^(?:choose|declare) ([DHSC])$/i, (m, s) => `${sym(s)} trump`],
+      [/^predict (\d+)$/i, 'Predict $1'],
+      [/^declare (Joker-\d+) as ([DHSC])$/i, (m, j, s) => `${j} as ${sym(s)} trump`],
+      [/^declare (Joker-\d+) as (obenabe|undenufe)$/i, (m, j, c) => `${j} as ${cap(c)}`],
+      [/^declare (Slalom|Guschti) from (obenabe|undenufe)$/i, (m, g, c) => `${g} from ${cap(c)}`],
+      [/^exchange trump 6$/i, 'Exchange the trump 6'],
+    ],
     de: [
       [/^push$/i, 'Schieben'],
       [/^(?:choose|declare) (obenabe|undenufe)$/i, (m, c) => cap(c)],
@@ -220,8 +231,8 @@
       [/^predict (\d+)$/i, 'Ansage $1'],
       [/^declare (Joker-\d+) as ([♦♥♠♣DHSC])$/i, (m, j, s) => `${j} als Trumpf ${sym(s)}`],
       [/^declare (Joker-\d+) as (obenabe|undenufe)$/i, (m, j, c) => `${j} als ${cap(c)}`],
+      [/^declare (Slalom|Guschti) from (obenabe|undenufe)$/i, (m, g, c) => `${g} ab ${cap(c)}`],
       [/^exchange trump 6$/i, 'Trumpf-6 tauschen'],
-      [/^pass$/i, 'Passen'],
     ],
   };
 
@@ -307,8 +318,7 @@
   /** An action label of the server in the chosen language (patterns above), else as sent. */
   function actionLabel(label) {
     const text = String(label);
-    const rules = LABEL_RULES[lang];
-    if (!rules) return text;
+    const rules = LABEL_RULES[lang] || LABEL_RULES.en;
     for (const [re, rep] of rules) {
       if (re.test(text)) return text.replace(re, rep);
     }

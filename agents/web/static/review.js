@@ -123,10 +123,21 @@
     }
   }
 
+  /** The viewpoint kept when another record is chosen, if that record has the seat, else 0. */
+  function keptViewpoint(index) {
+    if (S.offline) {
+      const seats = Object.keys(embeddedVariants(index)).map(Number);
+      return seats.includes(S.viewpoint) ? S.viewpoint : (seats.length ? Math.min(...seats) : 0);
+    }
+    const record = S.records.find((r) => r.index === index);
+    const preset = record ? J.app.presetOf(record.rules) : null;
+    return preset && S.viewpoint < preset.players ? S.viewpoint : 0;
+  }
+
   async function chooseRecord(index) {
+    S.viewpoint = keptViewpoint(index);
     S.rec = index;
     S.pos = 0;
-    S.viewpoint = 0;
     await fetchRecord();
     if (S.data) {
       S.viewpoint = S.data.viewpoint ?? 0;
@@ -393,7 +404,7 @@
           list.map((d) => h('li', null, h('button', {
             type: 'button', class: 'link', 'aria-current': d.index === S.pos ? 'true' : null,
             onclick: () => go(ds.indexOf(d)),
-          }, `${d.index + 1}: ${t('table.player', { n: d.seat })} ${d.chosen_label ?? ''}`)))));
+          }, `${d.index + 1}: ${t('table.player', { n: d.seat })} ${J.i18n.actionLabel(d.chosen_label ?? '')}`)))));
       }
     }
     box.replaceChildren(...parts);

@@ -134,6 +134,7 @@
       info.who ? h('span', { class: 'who' }, ` · ${info.who}`) : null,
       toMove ? h('span', { class: 'badge' }, t('table.toMove')) : null),
     h('p', { class: 'seat-meta' }, meta.join(' · ')),
+    info.warning ? h('p', { class: 'seat-warning' }, `⚠ ${info.warning}`) : null,
     hand ? h('div', { class: 'mini-hand', role: 'group', 'aria-label': t('table.handOf', { name }) },
       hand.map((c) => cardEl(c, { mark: opts.marks && opts.marks[c] }))) : null);
   }
@@ -147,9 +148,10 @@
   function centre(view) {
     const parts = [];
     const trump = J.i18n.trumpText(view.trump);
+    const contract = J.i18n.trumpText(view.contract);
     const facts = [];
     if (trump) facts.push(`${t('table.trump')}: ${trump}`);
-    if (view.contract) facts.push(`${t('table.contract')}: ${view.contract}`);
+    if (contract && contract !== trump) facts.push(`${t('table.contract')}: ${contract}`);
     if (facts.length) parts.push(h('p', { class: 'contract' }, facts.join(' · ')));
     const trick = Array.isArray(view.trick) ? view.trick : [];
     parts.push(h('h3', { class: 'sr-only' }, t('table.trick')));
