@@ -13,6 +13,11 @@ edit of a bot recompiles the bots only; an edit of the engine recompiles everyth
 libraries' numba functions keep numba's own cache places. A user's ``NUMBA_CACHE_DIR`` is
 respected as the parent folder.
 
+Code compiled with numba's bounds checks (``NUMBA_BOUNDSCHECK=1``: every array index is checked
+and an IndexError raised instead of reading or writing outside the array; CI runs the conformance
+tests so, ``.ci/boundscheck``) is cached apart, in the ``boundscheck`` subfolder: numba's cache
+does not tell the two builds apart, and neither may be served for the other.
+
 The first use of a game on a cold cache compiles what it needs; :class:`AnnounceCompilation` says so once on
 stderr when the first of the project's compiled functions misses the cache, and stays silent when
 everything loads from the cache.
@@ -39,6 +44,7 @@ from pathlib import Path
 
 from numba import njit
 from numba.core import caching, event
+from numba.core import config as numba_config
 
 ROOT = Path(__file__).resolve().parents[2]
 #: each package whose compiled functions are cached here, with the packages it compiles in
@@ -47,11 +53,17 @@ PACKAGES: dict[str, tuple[str, ...]] = {"jass_env": ("jass_env",), "agents": ("a
 COMPILING_MESSAGE = "jass_env: compiling the game once, 10-20 s (cached afterwards in {folder})"
 
 
+#: the subfolder of the code compiled with bounds checks (``NUMBA_BOUNDSCHECK=1``)
+BOUNDSCHECK_FOLDER = "boundscheck"
+
+
 def base_folder() -> str:
-    """The parent of every package's cache folder: ``NUMBA_CACHE_DIR``, else the user's cache."""
-    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+    """The parent of every package's cache folder: ``NUMBA_CACHE_DIR``, else the user's cache;
+    its :data:`BOUNDSCHECK_FOLDER` when numba checks bounds (``NUMBA_BOUNDSCHECK=1``)."""
+    folder = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
         "jass_env", "numba")
+    return os.path.join(folder, BOUNDSCHECK_FOLDER) if numba_config.BOUNDSCHECK else folder
 
 
 @cache
