@@ -2,9 +2,10 @@
 
     python -m agents.web [--rules PRESET] [--host HOST] [--port N] [--open-browser]
                          [--max-tables N] [--table-ttl SECONDS] [--verbose]
+    python -m agents.web review FILE [-o OUT.html] [--agent SPEC] [--rules PRESET] ...
 
 Exit status: 0 when stopped with Ctrl-C, 2 for bad arguments, a port that cannot be listened on or
-the ``web`` extra missing.
+the ``web`` extra missing (the ``review`` subcommand: :func:`agents.web.review_html.run_review`).
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ def warm_up(rules_name: str) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .review_html import add_review_parser
+
     ap = argparse.ArgumentParser(
         prog=module_command("agents.web"),
         description="Play any game of the Jass family in the browser (people and agents in any seats), "
@@ -105,6 +108,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--table-ttl", type=float, default=DEFAULT_TTL, metavar="SECONDS",
                     help=f"a table nobody asked about for this long is dropped (default {DEFAULT_TTL:.0f})")
     ap.add_argument("--verbose", action="store_true", help="log every request to standard error")
+    sub = ap.add_subparsers(dest="command", metavar="{review}")
+    add_review_parser(sub)
     return ap
 
 
@@ -120,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    if args.command == "review":
+        from .review_html import run_review
+
+        return run_review(args)
     return serve(args)
 
 

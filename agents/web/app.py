@@ -11,6 +11,7 @@
     POST /api/tables/ID/next              {"seat", "token"}           -> the view (next round)
     GET  /api/tables/ID/record            the finished rounds' records (JSON Lines)
     WS   /api/tables/ID/ws?seat=K&token=T the seat's view after every change; actions in
+    /api/reviews...                       reviews of record files (:mod:`agents.web.review_routes`)
 
 Every answer is JSON; a request that cannot be answered gets ``{"error": "..."}`` with its status
 (:mod:`agents.web.http`, :class:`agents.web.tables.TableError`). Table work (agents thinking,
@@ -42,6 +43,8 @@ from .http import (
     read_json,
     request_error,
 )
+from .review import ReviewStore
+from .review_routes import ROUTES as REVIEW_ROUTES
 from .tables import Table, TableError, TableStore
 
 try:
@@ -295,7 +298,7 @@ async def socket_message(ws: WebSocket, table: Table, seat: Any, token: Any,
 
 
 def routes(static_dir: Path) -> list[BaseRoute]:
-    """The app's routes: the page and the tables."""
+    """The app's routes: the page, the tables, the reviews (:mod:`agents.web.review_routes`)."""
     return [
         Route("/", index, methods=["GET"]),
         Route("/api/games", games, methods=["GET"]),
@@ -306,6 +309,7 @@ def routes(static_dir: Path) -> list[BaseRoute]:
         Route("/api/tables/{table_id}/next", table_next, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record, methods=["GET"]),
         WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
+        *REVIEW_ROUTES,
         Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
     ]
 
@@ -330,6 +334,7 @@ def create_app(default_rules: str = DEFAULT_PRESET, store: TableStore | None = N
     app.state.default_rules = default_rules
     app.state.store = store if store is not None else TableStore()
     app.state.hub = Hub()
+    app.state.reviews = ReviewStore()
     app.state.static_dir = static_dir
     app.state.games = games_answer(default_rules)
     return app
