@@ -243,10 +243,14 @@ def test_a_policy_checkpoint_gives_probabilities_and_differs_marks_exactly_where
         assert not any(a["differs"] for a in result["decisions"])
 
 
-def test_the_shipped_policy_analyses_schieber(review):
+def test_the_shipped_policy_analyses_schieber_and_says_when_the_rules_differ(review):
     result = analyse(_rec(review, "schieber"), "policy", threshold=0.2)
     assert result["mode"] == PROBABILITIES and result["warning"] is None
     assert all(sum(a["probs"].values()) == pytest.approx(1.0) for a in result["decisions"])
+    # the shipped Schieber policy was trained under "schieber"; "tournament" counts no Weis or Stöck
+    with pytest.warns(UserWarning):
+        other = analyse(_rec(review, "tournament"), "policy", threshold=0.2)
+    assert "trained for rules 'schieber'" in other["warning"] and "weis" in other["warning"]
 
 
 class SpyAgent:
@@ -464,7 +468,7 @@ def test_the_review_command_writes_one_self_contained_file(records_text, tmp_pat
     assert _cli(str(src), "-o", str(out), "--agent", "random", "--threshold", "0.25") == 1
     err = capsys.readouterr().err
     assert f"{src}: line 2: not valid JSON" in err
-    assert f"wrote {out}: 1 records" in err
+    assert re.search(rf"wrote {re.escape(str(out))} \(\d+\.\d MiB\): 1 records, \d+ decisions", err)
     page = _Page()
     page.feed(out.read_text(encoding="utf-8"))
     data = _embedded(page)

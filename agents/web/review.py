@@ -38,7 +38,6 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-import warnings
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -60,6 +59,7 @@ from jass_env.round import Round
 
 from ..registry import AgentSpecError, make_agent
 from ..table import AgentFailure, agent_action, describe, hidden_from, observation, option_label, round_seed
+from ..trained_for import rules_difference
 from .views import LOG_EVENTS, legal_entry, player_name, round_view
 
 #: the formats a review reads; "auto" looks at the first JSON object of the file
@@ -355,12 +355,10 @@ def analyse(rec: ReviewRecord, spec: str, threshold: float = DEFAULT_THRESHOLD,
     if not isinstance(spec, str) or not spec.strip():
         raise ReviewError(f"agent must be an agent spec (e.g. policy, random, heuristic), got {spec!r}")
     rules, players = rec.rules, rec.rules.spec.players
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            agents = [make_agent(spec, rules, seed) for _ in range(players)]
-        except (AgentSpecError, ValueError, OSError) as exc:   # CheckpointError is a ValueError
-            raise ReviewError(f"agent {spec!r} cannot play {rules.name}: {exc}") from None
+    try:
+        agents = [make_agent(spec, rules, seed) for _ in range(players)]
+    except (AgentSpecError, ValueError, OSError) as exc:   # CheckpointError is a ValueError
+        raise ReviewError(f"agent {spec!r} cannot play {rules.name}: {exc}") from None
     for seat, agent in enumerate(agents):
         agent.reset(seed=round_seed(seed, 0, seat))
     mode = PROBABILITIES if all(hasattr(a, "action_probabilities") for a in agents) else CHOICE_ONLY
@@ -378,9 +376,20 @@ def analyse(rec: ReviewRecord, spec: str, threshold: float = DEFAULT_THRESHOLD,
         out.append({"index": d.index, "seat": d.seat, "chosen": d.action, "best": best,
                     "probs": {str(a): p for a, p in probs.items()}, "values": None,
                     "p_best": p_best, "p_chosen": p_chosen, "differs": p_best - p_chosen > threshold})
-    warning = "; ".join(dict.fromkeys(str(w.message) for w in caught)) or None
     return {"record": rec.index, "agent": spec, "mode": mode, "threshold": threshold, "seed": seed,
-            "warning": warning, "decisions": out}
+            "warning": agent_warning(agents[0], rules), "decisions": out}
+
+
+def agent_warning(agent: Any, rules: Rules) -> str | None:
+    """What the reader of an analysis should know about the agent: its spec's warning (a policy
+    with random weights) and rules other than those it was trained for; None when nothing."""
+    notes = [agent.spec_warning] if getattr(agent, "spec_warning", None) else []
+    trained = getattr(agent, "trained_for", None)
+    differ = rules_difference(trained, rules) if isinstance(trained, dict) else None
+    if differ:
+        notes.append(f"it was trained for rules {trained.get('rules')!r}, this record is played under "
+                     f"{rules.name!r}, which differ in {', '.join(differ)}: expect weaker advice")
+    return "; ".join(notes) or None
 
 
 def _distribution(agent: Any, rnd: Round, d: Decision, mode: str) -> dict[int, float]:
@@ -443,4 +452,4 @@ class ReviewStore:
 
 __all__ = ["FORMATS", "DEFAULT_THRESHOLD", "PROBABILITIES", "CHOICE_ONLY", "ReviewError", "ReviewNotFound",
            "Decision", "Replayed", "ReviewRecord", "Review", "ReviewStore", "read_review", "detect_format",
-           "analyse", "check_threshold", "playon_round"]
+           "analyse", "agent_warning", "check_threshold", "playon_round"]

@@ -231,8 +231,11 @@ def run_review(args: argparse.Namespace) -> int:
     shown = review.records if args.record is None else [review.record(args.record)]
     decisions = sum(len(r.replayed.decisions) for r in shown)
     agent = f", analysed by {args.agent}" if args.agent else ""
-    print(f"wrote {out}: {len(shown)} records, {decisions} decisions{agent}; {len(review.problems)} lines "
-          f"could not be reviewed; open it in a browser", file=sys.stderr)
+    size = len(page.encode("utf-8")) / 2**20
+    print(f"wrote {out} ({size:.1f} MiB): {len(shown)} records, {decisions} decisions{agent}; "
+          f"{len(review.problems)} lines could not be reviewed; open it in a browser"
+          + ("" if args.record is not None or len(shown) == 1 else " (--record N writes one record only)"),
+          file=sys.stderr)
     return 1 if review.problems else 0
 
 
