@@ -232,7 +232,9 @@
 
     announce(old, view) {
       const said = newLogLines(old && old.log, view.log).slice(-4);
-      if (view.round_over && !(old && old.round_over)) said.push(t('announce.roundOver', { result: view.result || '' }));
+      if (view.round_over && !(old && old.round_over) && !said.includes(view.result)) {
+        said.push(t('announce.roundOver', { result: view.result || '' }));
+      }
       else if (Array.isArray(view.legal) && view.legal.length && view.seat === view.to_move
         && !(old && Array.isArray(old.legal) && old.legal.length)) said.push(t('announce.turn'));
       announce(said.join(' '));
@@ -300,8 +302,9 @@
     state.sessions[mode] = new Session(mode, resp);
     setMode(mode);
     const s = state.sessions[mode];
-    if (s.seat !== null) history.replaceState(null, '', `#mode=${mode}&table=${encodeURIComponent(s.table)}&seat=${s.seat}&token=${encodeURIComponent(s.token)}`);
-    else history.replaceState(null, '', `#mode=${mode}&table=${encodeURIComponent(s.table)}`);
+    // the address names the table (and the seat's token), so a reload or a bookmark comes back to it
+    const seatPart = s.seat !== null ? `&seat=${s.seat}&token=${encodeURIComponent(s.token)}` : '';
+    history.replaceState(null, '', `#mode=${mode}&table=${encodeURIComponent(s.table)}${seatPart}`);
     const focus = document.querySelector('#board .hand button.card[tabindex="0"], #board .phase-actions button') || $('btn-new');
     focus.focus();
   }
@@ -478,8 +481,16 @@
   }
 
   function initTableControls() {
-    $('btn-new').addEventListener('click', () => { state.lobby[state.mode] = true; renderGamePanel(); $('lobby-preset').focus(); });
-    $('lobby-resume').addEventListener('click', () => { state.lobby[state.mode] = false; renderGamePanel(); $('btn-new').focus(); });
+    $('btn-new').addEventListener('click', () => {
+      state.lobby[state.mode] = true;
+      renderGamePanel();
+      $('lobby-preset').focus();
+    });
+    $('lobby-resume').addEventListener('click', () => {
+      state.lobby[state.mode] = false;
+      renderGamePanel();
+      $('btn-new').focus();
+    });
     $('btn-pause').addEventListener('click', togglePause);
     $('btn-step').addEventListener('click', () => { const s = current(); if (s) s.advance(); });
     $('btn-next').addEventListener('click', () => { const s = current(); if (s) s.next(); });
@@ -556,7 +567,11 @@
       $('tab-watch').hidden = true;
       setMode('review');
       if (embedded) J.review.loadEmbedded(embedded);
-      else if (embedded === undefined) $('review-offline').hidden = false;
+      else if (embedded === undefined) {
+        $('review-offline').textContent = t('lobby.noServer');
+        $('review-offline').hidden = false;
+        $('review-load').hidden = true;
+      }
       return;
     }
     setMode('play');
@@ -564,7 +579,9 @@
   }
 
   window.addEventListener('error', (ev) => showError(`${ev.message}`));
-  window.addEventListener('unhandledrejection', (ev) => showError(ev.reason && ev.reason.message ? ev.reason.message : String(ev.reason)));
+  window.addEventListener('unhandledrejection', (ev) => {
+    showError(ev.reason && ev.reason.message ? ev.reason.message : String(ev.reason));
+  });
 
   J.app = { showError, announce, isTyping, presetOf, seatEditor, readSeats, startFromTable, get state() { return state; } };
 

@@ -154,16 +154,23 @@
     if (contract && contract !== trump) facts.push(`${t('table.contract')}: ${contract}`);
     if (facts.length) parts.push(h('p', { class: 'contract' }, facts.join(' · ')));
     const trick = Array.isArray(view.trick) ? view.trick : [];
-    parts.push(h('h3', { class: 'sr-only' }, t('table.trick')));
-    parts.push(trick.length ? trickList(view, trick, t('table.trick'))
-      : h('p', { class: 'trick-empty' }, t('table.trickEmpty')));
     const tricks = Array.isArray(view.tricks) ? view.tricks : [];
     const last = tricks[tricks.length - 1];
-    if (last && Array.isArray(last.plays)) {
-      const won = t('table.wonBy', { name: seatName(view, last.winner), points: last.points ?? '?' });
-      parts.push(h('details', { class: 'last-trick' },
-        h('summary', null, `${t('table.lastTrick')} (${tricks.length}): ${won}`),
-        trickList(view, last.plays, t('table.lastTrick'))));
+    const lastTitle = last ? `${t('table.lastTrick')} (${tricks.length}): `
+      + t('table.wonBy', { name: seatName(view, last.winner), points: last.points ?? '?' }) : '';
+    if (trick.length) {
+      parts.push(h('h3', { class: 'sr-only' }, t('table.trick')));
+      parts.push(trickList(view, trick, t('table.trick')));
+      if (last && Array.isArray(last.plays)) {
+        parts.push(h('details', { class: 'last-trick' }, h('summary', null, lastTitle),
+          trickList(view, last.plays, t('table.lastTrick'))));
+      }
+    } else if (last && Array.isArray(last.plays)) {
+      // no card played yet: the trick just won stays in view until the next card
+      parts.push(h('p', { class: 'last-title' }, lastTitle));
+      parts.push(h('div', { class: 'previous' }, trickList(view, last.plays, t('table.lastTrick'))));
+    } else {
+      parts.push(h('p', { class: 'trick-empty' }, t('table.trickEmpty')));
     }
     return h('div', { class: 'centre' }, parts);
   }
