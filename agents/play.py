@@ -52,23 +52,21 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
-
-import numpy as np
 
 from jass_env.commands import module_command
 from jass_env.engine.cards import PHASE_ACTION_OFFSET, SUIT_SYMBOLS, SUITS, card_id, card_symbol
 from jass_env.engine.spec import TEAMS_NONE, GameSpec
 from jass_env.engine.switches import Rules, RulesError
-from jass_env.envs.encoding import obs_dim
 from jass_env.games import PRESETS, game_of, make_rules
-from jass_env.records import record_of, write_records
+from jass_env.records import write_records
 from jass_env.render import render_table
 from jass_env.round import RUN_SHOWN, Match, Round
 
 from .base import Agent
+from .table import AgentFailure, SeatedGame, Step, describe, hidden_from, is_card, option_label
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")
@@ -139,10 +137,6 @@ class QuitGame(Exception):
     """The player typed q, or the input ended."""
 
 
-class AgentFailure(RuntimeError):
-    """An agent raised or chose an illegal action."""
-
-
 # terminal
 class Terminal:
     """Input and output streams; echoes answers when the input is not a terminal (so a transcript
@@ -173,17 +167,6 @@ class Terminal:
 
 
 # options
-def is_card(action: int) -> bool:
-    """Whether an action id is a card (every game's actions begin with the 36 cards)."""
-    return action < PHASE_ACTION_OFFSET
-
-
-def option_label(action: int, spec: GameSpec) -> str:
-    """How an action is shown: a card with its suit symbol (``♥9``), else the game's name for it
-    (``choose obenabe``, ``push``, ``predict 40``)."""
-    return card_symbol(action) if is_card(action) else spec.action_names[action]
-
-
 #: an action name that ends in a number (``predict 40``): its text before the number, the number
 _COUNTED = re.compile(r"(.*?)(\d+)")
 
@@ -419,15 +402,15 @@ def help_text(seats: Seats, rules: Rules) -> str:
 # the game
 @dataclass
 class Session:
-    """One game at the terminal: seat assignment, agents and what has been recorded."""
+    """One game at the terminal: seat assignment, agents, and the game once it runs (its
+    records)."""
 
     rules: Rules
     seat: int
     agents: dict[int, Agent]
     seed: int
     term: Terminal
-    records: list[dict] = field(default_factory=list)
-    rounds_played: int = 0
+    play: SeatedGame | None = None
 
     @property
     def spec(self) -> GameSpec:
@@ -437,45 +420,16 @@ class Session:
     def seats(self) -> Seats:
         return Seats(self.spec, self.seat)
 
+    @property
+    def records(self) -> list[dict]:
+        """The records of the rounds played through all their tricks."""
+        return self.play.records if self.play is not None else []
+
     # acting
-    def encode(self, rnd: Round, player: int) -> np.ndarray:
-        """``player``'s observation of ``rnd`` (float32, the game's obs_dim)."""
-        obs = np.zeros(obs_dim(self.rules), dtype=np.float32)
-        game_of(self.rules).observation.encode_observation(rnd.state, player, self.rules.params, obs)
-        return obs
-
-    def observation(self, rnd: Round) -> dict[str, np.ndarray]:
-        """The observation and legal-action mask of the seat to move, sized by the game
-        (``observation``: float32[obs_dim(rules)], ``action_mask``: int8[spec.n_actions])."""
-        mask = np.zeros(self.spec.n_actions, dtype=np.int8)
-        rnd.engine.action_mask(rnd.state, self.rules.params, mask)
-        return {"observation": self.encode(rnd, rnd.to_move), "action_mask": mask}
-
     def hidden_from_me(self, rnd: Round, action: int) -> bool:
         """Whether another seat's ``action`` (about to be taken in ``rnd``) is hidden from the
-        human: some other legal action would leave the human's observation the same."""
-        def seen_after(a: int) -> np.ndarray:
-            after = rnd.copy()
-            after.step(a)
-            return self.encode(after, self.seat)
-
-        seen = seen_after(action)
-        return any(np.array_equal(seen, seen_after(int(b))) for b in rnd.legal_actions() if b != action)
-
-    def agent_action(self, rnd: Round) -> int:
-        p = rnd.to_move
-        agent = self.agents[p]
-        obs = self.observation(rnd)
-        try:
-            a = agent.act(obs)
-        except Exception as e:
-            raise AgentFailure(f"agent {getattr(agent, 'name', agent)!r} in seat {p} failed: "
-                               f"{type(e).__name__}: {e}") from e
-        mask = obs["action_mask"]
-        if not isinstance(a, (int, np.integer)) or not 0 <= a < len(mask) or not mask[a]:
-            raise AgentFailure(f"agent {getattr(agent, 'name', agent)!r} in seat {p} chose {a!r}, "
-                               f"not a legal action; legal: {np.flatnonzero(obs['action_mask']).tolist()}")
-        return int(a)
+        human (:func:`agents.table.hidden_from`)."""
+        return hidden_from(rnd, action, self.seat)
 
     def human_action(self, rnd: Round) -> int:
         options = [int(a) for a in rnd.legal_actions()]
@@ -519,23 +473,9 @@ class Session:
     def describe(self, player: int, action: int, hidden: bool = False) -> str:
         """One line for an action just taken: ``player_1 (opponent) plays ♠K``, ``You choose H``,
         ``player_2 (opponent) predicts (hidden from you)``."""
-        you = player == self.seat
-        name = "You" if you else self.seats.who(player)
-        if is_card(action):
-            verb, rest = "play", card_symbol(action)
-        else:
-            verb, _, rest = self.spec.action_names[action].partition(" ")
-        if not you:
-            verb += "es" if verb.endswith(("s", "sh", "ch", "x")) else "s"
-        if hidden:
-            rest = "(hidden from you)"
-        return f"{name} {verb}" + (f" {rest}" if rest else "")
+        return describe(self.seats.who(player), action, self.spec, you=player == self.seat, hidden=hidden)
 
     # rounds
-    def reset_agents(self, round_no: int) -> None:
-        for p, agent in self.agents.items():
-            agent.reset(seed=int(np.random.SeedSequence([self.seed, round_no, p]).generate_state(1)[0]))
-
     def trick_done(self, rnd: Round) -> None:
         t = rnd.tricks[-1]
         cards = " · ".join(f"player_{p} {card_symbol(card_id(c))}" for p, c in t["plays"])
@@ -554,21 +494,19 @@ class Session:
         order = [mine, *(s for s in range(self.spec.sides) if s != mine)]
         return ", ".join(f"{self.seats.side(s)} {scores[s]}" for s in order)
 
-    def round_done(self, rnd: Round) -> None:
-        game = game_of(self.rules)
+    def round_done(self, step: Step, round_no: int) -> None:
+        """The table and the scores of round ``round_no`` (1-based), finished by ``step``."""
+        game, rnd = game_of(self.rules), step.finished
         self.term.say()
         self.term.say(self.seats.annotate(render_table(rnd.state, self.rules, show_hands=self.seat)))
-        tricks = self.spec.tricks
-        if rnd.trick_number < tricks:
-            self.term.say(f"The match was decided during round {self.rounds_played + 1}; "
-                          f"that round is not recorded (it has fewer than {tricks} tricks).")
-        else:
-            self.term.say(f"Round {self.rounds_played + 1} over: {self.scores_text(rnd.score)} "
+        if step.recorded:
+            self.term.say(f"Round {round_no} over: {self.scores_text(rnd.score)} "
                           f"({game.statistic.score}, {game.better} is better)")
-            self.records.append(record_of(rnd, id=f"play-seed{self.seed}-round{self.rounds_played + 1}"))
-        self.rounds_played += 1
+        else:
+            self.term.say(f"The match was decided during round {round_no}; that round is not recorded "
+                          f"(it has fewer than {self.spec.tricks} tricks).")
 
-    def match_done(self, match: Match) -> None:
+    def match_done(self, match: Match, rounds: int) -> None:
         w = match.winner
         if not 0 <= w < self.spec.sides:
             result = "a draw"
@@ -576,43 +514,35 @@ class Session:
             result = "your team wins" if self.seats.teams else "you win"
         else:
             result = f"{self.seats.side(w)} win{'' if self.seats.teams else 's'}"
-        self.term.say(f"Match over after {self.rounds_played} rounds: {self.scores_text(match.scores)} "
+        self.term.say(f"Match over after {rounds} rounds: {self.scores_text(match.scores)} "
                       f"({game_of(self.rules).better} is better): {result}")
 
     def run(self, match: bool) -> None:
-        """Play a round (or a match); raises QuitGame or AgentFailure."""
-        game: Match | Round = (Match(self.rules, seed=self.seed) if match
-                               else Round(self.rules, seed=self.seed))
-        current = -1
+        """Play a round (or a match); raises QuitGame or AgentFailure (the rounds finished before
+        are in ``records``)."""
+        play = self.play = SeatedGame(self.rules, self.agents, self.seed, match,
+                                      record_id=lambda n: f"play-seed{self.seed}-round{n}")
+        announced = -1
         while True:
-            rnd = game.round if isinstance(game, Match) else game
-            round_no = game.rounds_done if isinstance(game, Match) else 0
-            if round_no != current:
-                current = round_no
-                self.reset_agents(round_no)
+            rnd = play.round
+            if play.rounds_played != announced:
+                announced = play.rounds_played
                 self.term.say()
-                self.term.say(f"=== Round {round_no + 1}: dealer {self.seats.who(rnd.dealer)}, "
+                self.term.say(f"=== Round {announced + 1}: dealer {self.seats.who(rnd.dealer)}, "
                               f"forehand {self.seats.who(rnd.forehand)} ===")
             player = rnd.to_move
-            action = self.human_action(rnd) if player == self.seat else self.agent_action(rnd)
+            action = self.human_action(rnd) if player == self.seat else play.agent_action()
             hidden = player != self.seat and not is_card(action) and self.hidden_from_me(rnd, action)
-            tricks_before = rnd.trick_number
-            finished_before = len(game.finished_rounds) if isinstance(game, Match) else 0
-            game.step(action)
+            step = play.step(action)
             self.term.say(self.describe(player, action, hidden))
-            if isinstance(game, Match):
-                done = game.finished_rounds[-1] if len(game.finished_rounds) > finished_before else None
-            else:
-                done = game if game.is_over else None
-            acted_in = done if done is not None else rnd
-            if acted_in.trick_number > tricks_before:
-                self.trick_done(acted_in)
-            if done is not None:
-                self.round_done(done)
-                if not match or game.is_over:
+            if step.trick is not None:
+                self.trick_done(step.rnd)
+            if step.finished is not None:
+                self.round_done(step, play.rounds_played)
+                if play.is_over:
                     break
-        if isinstance(game, Match):
-            self.match_done(game)
+        if isinstance(play.game, Match):
+            self.match_done(play.game, play.rounds_played)
 
 
 # CLI

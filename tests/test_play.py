@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from agents.play import DEFAULT_RECORD_DIR, Session, Terminal, interpret, main, options_line
+from agents.table import encode, observation
 from jass_env.engine.cards import card_id
 from jass_env.engine.spec import TEAMS_NONE
 from jass_env.envs.encoding import obs_dim
@@ -289,13 +290,12 @@ def test_the_encoders_buffer_is_sized_by_the_game(name) -> None:
     actions, in every seat (a fixed four-player Schieber buffer overflows in a game for five)."""
     rules = PRESETS[name]
     rnd = Round(rules, seed=1)
-    session = Session(rules, 0, {}, 1, Terminal(io.StringIO(), io.StringIO()))
-    obs = session.observation(rnd)
+    obs = observation(rnd)
     assert obs["observation"].shape == (obs_dim(rules),) and obs["observation"].dtype == np.float32
     assert obs["action_mask"].shape == (rules.spec.n_actions,)
     assert np.flatnonzero(obs["action_mask"]).tolist() == rnd.legal_actions().tolist()
     for p in range(rules.spec.players):
-        assert session.encode(rnd, p).shape == (obs_dim(rules),)
+        assert encode(rnd, p).shape == (obs_dim(rules),)
 
 
 def test_seats_and_partners_follow_the_game(tmp_path, capsys) -> None:
