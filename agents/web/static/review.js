@@ -355,6 +355,23 @@
     J.app.seatEditor(box, preset || { players, agents: ['random', 'heuristic'] }, { mode: 'play', human: seat, idPrefix: 'playon' });
   }
 
+  /* Options of a decision with many (predictions): the chosen one, the agent's choice and its most
+   * likely ones are shown, the others folded away. */
+  const MANY_OPTIONS = 24;
+  const LIKELY_SHOWN = 8;
+
+  function splitOptions(d, an) {
+    const legal = d.legal || [];
+    if (legal.length <= MANY_OPTIONS) return { shown: legal, rest: [] };
+    const keep = new Set([d.chosen]);
+    if (an) keep.add(an.best);
+    if (an && an.probs) {
+      legal.slice().sort((a, b) => prob(an.probs, b.action) - prob(an.probs, a.action))
+        .slice(0, LIKELY_SHOWN).forEach((o) => keep.add(o.action));
+    }
+    return { shown: legal.filter((o) => keep.has(o.action)), rest: legal.filter((o) => !keep.has(o.action)) };
+  }
+
   function renderDecision() {
     const box = $('review-decision');
     const ds = decisions();
@@ -372,7 +389,7 @@
       const d = ds[S.pos];
       const an = analysisOf(d.index);
       parts.push(h('h3', { class: 'decision-title' }, decisionText()));
-      const rows = (d.legal || []).map((opt) => {
+      const row = (opt) => {
         const chosen = opt.action === d.chosen;
         const best = an && an.best === opt.action;
         const p = an ? prob(an.probs, opt.action) : null;
@@ -383,12 +400,20 @@
         if (typeof v === 'number') said.push(t('review.value', { v: v.toFixed(2) }));
         if (chosen) said.push(t('table.chosen'));
         if (best) said.push(t('table.best'));
-        return h('li', { class: `option${chosen ? ' chosen' : ''}${best ? ' best' : ''}`, 'aria-label': said.join(', ') },
-          opt.card ? J.table.cardEl(opt.card) : h('span', { class: 'opt-label' }, J.i18n.actionLabel(opt.label)),
+        return h('li', { class: `option${chosen ? ' chosen' : ''}${best ? ' best' : ''}` },
+          h('span', { class: 'sr-only' }, said.join(', ')),
+          opt.card ? J.table.cardEl(opt.card, { hidden: true })
+            : h('span', { class: 'opt-label', 'aria-hidden': 'true' }, J.i18n.actionLabel(opt.label)),
           p !== null ? J.table.probBar(p) : null,
           h('span', { class: 'opt-text', 'aria-hidden': 'true' }, said.slice(1).join(' · ')));
-      });
-      parts.push(h('ul', { class: 'options', 'aria-label': t('table.legal') }, rows));
+      };
+      const { shown, rest } = splitOptions(d, an);
+      parts.push(h('ul', { class: 'options', 'aria-label': t('table.legal') }, shown.map(row)));
+      if (rest.length) {
+        parts.push(h('details', { class: 'more-options' },
+          h('summary', null, t('review.moreOptions', { n: rest.length })),
+          h('ul', { class: 'options' }, rest.map(row))));
+      }
       if (S.data.stopped && S.pos === ds.length - 1) parts.push(h('p', { class: 'warning' }, `${t('review.stopped')}: ${S.data.stopped}`));
     } else if (S.data && S.data.stopped) {
       parts.push(h('p', { class: 'warning' }, `${t('review.stopped')}: ${S.data.stopped}`));

@@ -57,7 +57,8 @@
 
   /**
    * A card: a button when `onPlay` is given (aria-disabled unless `legal`), else a labelled span.
-   * `digit`: the number key that plays it; `mark`: {chosen, best, p} from a review.
+   * `digit`: the number key that plays it; `mark`: {chosen, best, p} from a review; `hidden`: only
+   * drawn (its words are given next to it).
    */
   function cardEl(name, opts) {
     const o = opts || {};
@@ -86,6 +87,7 @@
         onclick: () => { if (o.legal) o.onPlay(); },
       }, face);
     }
+    if (o.hidden) return h('span', { class: classes.join(' '), 'aria-hidden': 'true' }, face);
     return h('span', { class: classes.join(' '), role: 'img', 'aria-label': label }, face);
   }
 
