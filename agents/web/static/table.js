@@ -181,7 +181,7 @@
     if (view.match_over) return t('table.matchOver');
     if (view.round_over) return t('table.roundOver');
     if (view.to_move === null || view.to_move === undefined) return '';
-    if (view.seat === view.to_move && Array.isArray(view.legal) && view.legal.length) return t('table.yourTurn');
+    if (youNamed && view.seat === view.to_move && Array.isArray(view.legal) && view.legal.length) return t('table.yourTurn');
     const name = seatName(view, view.to_move);
     const who = seatInfo(view, view.to_move).who;
     return youNamed && who && who !== 'human' ? t('table.waitAgent', { name }) : t('table.turnOf', { name });
