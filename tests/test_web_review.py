@@ -81,8 +81,8 @@ def test_every_preset_reads_with_one_decision_per_action_in_order(review, played
     assert [r.id for r in review.records] == list(PRESETS)
     for preset, (_, taken) in played.items():
         rec = _rec(review, preset)
-        decisions = rec.replayed.decisions
-        assert rec.replayed.stopped is None
+        decisions = rec.replay().decisions
+        assert rec.replay().stopped is None
         assert [(d.seat, d.action) for d in decisions] == taken, preset
         assert rec.summary()["decisions"] == len(taken)
 
@@ -112,8 +112,8 @@ def test_a_closed_view_shows_the_viewpoints_hand_only_and_an_open_view_every_han
         for viewpoint in range(players):
             closed = rec.review(viewpoint, open_hands=False)
             opened = rec.review(viewpoint, open_hands=True)
-            for d, c, o in zip(rec.replayed.decisions, closed["decisions"], opened["decisions"], strict=True):
-                before = Round(rec.rules, state=d.state.copy())
+            replayed = rec.replay(rounds=True)
+            for before, c, o in zip(replayed.before, closed["decisions"], opened["decisions"], strict=True):
                 assert c["view"]["hand"] == before.hand(viewpoint)
                 assert c["view"]["hands"] is None
                 assert o["view"]["hands"] == {str(p): before.hand(p) for p in range(players)}
@@ -124,10 +124,10 @@ def test_hidden_predictions_of_other_seats_stay_hidden_in_a_closed_log(review):
     rec = _rec(review, "differenzler")
     closed = rec.review(0, open_hands=False)
     opened = rec.review(0, open_hands=True)
-    n_bids = sum(1 for d in rec.replayed.decisions if d.action >= PHASE_ACTION_OFFSET)
+    n_bids = sum(1 for d in rec.replay().decisions if d.action >= PHASE_ACTION_OFFSET)
     closed_log = closed["decisions"][n_bids]["view"]["log"]      # the view before the first card
     open_log = opened["decisions"][n_bids]["view"]["log"]
-    others = [d for d in rec.replayed.decisions[:n_bids] if d.seat != 0]
+    others = [d for d in rec.replay().decisions[:n_bids] if d.seat != 0]
     assert sum("hidden" in line for line in closed_log) == len(others)
     assert not any("hidden" in line for line in open_log)
 
@@ -150,11 +150,11 @@ def test_bad_lines_are_named_with_their_line_and_the_good_records_stay_reviewabl
 def test_an_illegal_play_ends_the_decisions_before_it_and_says_why():
     rev = read_review(ISSUE10.read_bytes(), name=ISSUE10.name)
     clean, bad = rev.records
-    assert clean.replayed.stopped is None and clean.notes == []
-    stopped = bad.replayed.stopped
+    assert clean.replay().stopped is None and clean.notes == []
+    stopped = bad.replay().stopped
     assert stopped.startswith("trick 6, position 4: player 0 may not play D9") and "legal: S10" in stopped
     # 2 bidding decisions at most before the cards; 5 tricks of 4 and 3 plays of trick 6 were legal
-    cards = [d for d in bad.replayed.decisions if d.action < PHASE_ACTION_OFFSET]
+    cards = [d for d in bad.replay().decisions if d.action < PHASE_ACTION_OFFSET]
     assert len(cards) == 5 * 4 + 3
     assert any(n.startswith("trick 6, position 4: illegal play") for n in bad.notes)
 
@@ -165,9 +165,9 @@ def test_a_jasskit_log_is_detected_converted_and_reviewed():
     assert rev.format == "jasskit" and rev.problems == []
     assert [r.line for r in rev.records] == list(range(1, len(lines) + 1))
     for rec in rev.records:
-        cards = [d for d in rec.replayed.decisions if d.action < PHASE_ACTION_OFFSET]
+        cards = [d for d in rec.replay().decisions if d.action < PHASE_ACTION_OFFSET]
         # the 36 cards, after the trump choice (and a push when forehand pushed)
-        assert len(cards) == 36 and 1 <= len(rec.replayed.decisions) - 36 <= 2
+        assert len(cards) == 36 and 1 <= len(rec.replay().decisions) - 36 <= 2
         assert rec.rules.name == "tournament"
 
 
@@ -189,11 +189,11 @@ def test_a_jasskit_arena_log_with_under_trumps_is_reviewed_up_to_each_illegal_pl
     assert rev.format == "jasskit" and len(rev.records) == 12 and rev.problems == []
     for rec in rev.records:
         illegal = [n for n in rec.notes if "illegal play" in n]
-        assert (rec.replayed.stopped is not None) == bool(illegal)
+        assert (rec.replay().stopped is not None) == bool(illegal)
         if illegal:      # the replay stops exactly where the checker's replay stops
-            assert rec.replayed.stopped.split(":", 1)[0] == illegal[0].split(":", 1)[0]
+            assert rec.replay().stopped.split(":", 1)[0] == illegal[0].split(":", 1)[0]
         else:
-            assert rec.replayed.final.is_over
+            assert rec.replay().final.is_over
 
 
 def test_bad_format_rules_and_indices_are_refused_clearly(review):
@@ -216,7 +216,7 @@ def test_random_analysis_is_its_choice_with_probability_one_and_the_filter_follo
         rec = _rec(review, preset)
         result = analyse(rec, "random", threshold=0.0)
         assert result["mode"] == CHOICE_ONLY and result["agent"] == "random"
-        for d, a in zip(rec.replayed.decisions, result["decisions"], strict=True):
+        for d, a in zip(rec.replay().decisions, result["decisions"], strict=True):
             probs = {int(k): p for k, p in a["probs"].items()}
             assert set(probs) == set(d.legal)
             assert sorted(probs.values())[-1] == 1.0 and sum(probs.values()) == 1.0
@@ -234,7 +234,7 @@ def test_a_policy_checkpoint_gives_probabilities_and_differs_marks_exactly_where
     rec = _rec(review, "molotow")
     result = analyse(rec, str(path), threshold=threshold)
     assert result["mode"] == PROBABILITIES
-    for d, a in zip(rec.replayed.decisions, result["decisions"], strict=True):
+    for d, a in zip(rec.replay().decisions, result["decisions"], strict=True):
         probs = {int(k): p for k, p in a["probs"].items()}
         assert set(probs) == set(d.legal)
         assert sum(probs.values()) == pytest.approx(1.0, abs=1e-9)
@@ -282,11 +282,12 @@ def test_each_seats_agent_is_reset_then_fed_exactly_its_seats_observations_in_or
     assert len(logs) == players
     env = raw_env(rec.rules)                    # what the AEC environment shows each seat
     env.reset(seed=0)
+    replayed = rec.replay(rounds=True)
     for seat, log in enumerate(logs):
-        mine = [d for d in rec.replayed.decisions if d.seat == seat]
+        mine = [(d, r) for d, r in zip(replayed.decisions, replayed.before, strict=True) if d.seat == seat]
         assert log[0][0] == "reset" and [e[0] for e in log[1:]] == ["act"] * len(mine)
-        for d, (_, obs, mask) in zip(mine, log[1:], strict=True):
-            env.set_state(d.state)
+        for (d, before), (_, obs, mask) in zip(mine, log[1:], strict=True):
+            env.set_state(before.state)
             seen = env.observe(f"player_{seat}")
             assert np.array_equal(obs, seen["observation"])
             assert np.flatnonzero(mask).tolist() == list(d.legal)
@@ -328,7 +329,7 @@ def test_play_on_starts_from_the_replayed_prefix_of_the_same_deal(review, played
 def test_play_on_after_an_illegal_play_starts_where_the_record_broke():
     rev = read_review(ISSUE10.read_bytes())
     bad = rev.records[1]
-    n = len(bad.replayed.decisions)
+    n = len(bad.replay().decisions)
     rnd = playon_round(bad, n)
     assert rnd.trick_number == 5 and len(rnd.current_trick) == 3 and rnd.to_move == 0
 

@@ -40,7 +40,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from typing import Any
 
@@ -68,8 +68,9 @@ FORMATS = ("auto", "records", "jasskit")
 DEFAULT_THRESHOLD = 0.2
 #: how an analysis got its numbers: the agent's distribution, or only its choice (probability 1)
 PROBABILITIES, CHOICE_ONLY = "probabilities", "choice only"
-#: reviews a :class:`ReviewStore` keeps (the oldest goes first)
+#: reviews a :class:`ReviewStore` keeps, and records in all (the least recently used go first)
 MAX_REVIEWS = 16
+MAX_STORED_RECORDS = 20_000
 
 
 class ReviewError(ValueError):
@@ -80,36 +81,45 @@ class ReviewNotFound(ReviewError):
     """No review, or no record of a review, by that id or index."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Planned:
     """One action of a record, in order: its action id, the player the record names for it (None
-    for the bidding, whose player only the engine knows) and where it is (for messages)."""
+    for the bidding, whose player only the engine knows), its trick (from 1; 0 for the bidding)
+    and its position in the trick (from 1; 0 for an action before the trick's lead)."""
 
     action: int
     player: int | None
-    where: str
+    trick: int
+    position: int
+
+    @property
+    def where(self) -> str:
+        """Where the action is, for messages: ``trick 3, position 2``."""
+        if self.trick == 0:
+            return "the bidding"
+        return f"trick {self.trick}, " + (f"position {self.position}" if self.position else "before its lead")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of a replayed record: its index (0-based), the seat that took it, its trick
-    (1-based, 0 before card play), the action taken, the legal actions then (ascending ids) and
-    the round's state just before it (int64, the game's state size)."""
+    (1-based, 0 before card play), the action taken and the legal actions then (ascending ids)."""
 
     index: int
     seat: int
     trick: int
     action: int
     legal: tuple[int, ...]
-    state: np.ndarray = field(repr=False)
 
 
 @dataclass(frozen=True)
 class Replayed:
-    """A record replayed by the engine: its decisions, the round after the last of them, and why
-    the replay stopped before the end (None when it played every action of the record)."""
+    """A record replayed by the engine: its decisions, the round just before each of them (when
+    asked for; else empty), the round after the last, and why the replay stopped before the end
+    (None when it played every action of the record)."""
 
     decisions: list[Decision]
+    before: list[Round]
     final: Round
     stopped: str | None
 
@@ -118,7 +128,8 @@ class Replayed:
 class ReviewRecord:
     """One reviewable record: its index in the review, its line in the file, its ``id``, rules,
     dealt hands (card masks), dealer, the game's deal (set-up and bidding), its actions in order,
-    and what the record checker found (``notes``)."""
+    and what the record checker found (``notes``). Replays are made when asked for, never kept:
+    a server holds many records."""
 
     index: int
     line: int
@@ -135,12 +146,13 @@ class ReviewRecord:
         first decision (the bidding is a decision, so it is not applied here)."""
         return start_replay(self.rules, self.hands, self.dealer, replace(self.deal, bidding=()))
 
-    @cached_property
-    def replayed(self) -> Replayed:
-        """The record's actions applied one by one; the replay stops before an action by another
-        player than the engine has to move, or one the engine does not allow."""
+    def replay(self, rounds: bool = False) -> Replayed:
+        """The record's actions applied one by one (with ``rounds``, a copy of the round before
+        each kept); the replay stops before an action by another player than the engine has to
+        move, or one the engine does not allow."""
         r = self.start()
         decisions: list[Decision] = []
+        before: list[Round] = []
         stopped = None
         for planned in self.actions:
             seat = r.to_move
@@ -157,18 +169,27 @@ class ReviewRecord:
                 stopped = f"{planned.where}: {r.illegal_message(planned.action)}"
                 break
             trick = r.trick_number + 1 if r.phase == "play" else 0
-            decisions.append(Decision(len(decisions), seat, trick, planned.action, legal, r.state.copy()))
+            decisions.append(Decision(len(decisions), seat, trick, planned.action, legal))
+            if rounds:
+                before.append(r.copy())
             r.step(planned.action)
         if stopped is not None:
             stopped += "; the review ends before this action"
-        return Replayed(decisions, r, stopped)
+        return Replayed(decisions, before, r, stopped)
+
+    @cached_property
+    def outline(self) -> tuple[int, str | None]:
+        """The number of decisions and why the replay stops early (None when it does not)."""
+        replayed = self.replay()
+        return len(replayed.decisions), replayed.stopped
 
     def summary(self) -> dict[str, Any]:
         """The record's entry in the list of a review (``POST /api/reviews``)."""
         spec = self.rules.spec
+        decisions, stopped = self.outline
         return {"index": self.index, "line": self.line, "id": self.id, "rules": self.rules.name,
-                "title": spec.title, "players": spec.players, "decisions": len(self.replayed.decisions),
-                "notes": self.notes, "stopped": self.replayed.stopped}
+                "title": spec.title, "players": spec.players, "decisions": decisions,
+                "notes": self.notes, "stopped": stopped}
 
     def review(self, viewpoint: int = 0, open_hands: bool = False) -> dict[str, Any]:
         """The review JSON of this record seen from seat ``viewpoint`` (every hand when
@@ -178,11 +199,10 @@ class ReviewRecord:
         if isinstance(viewpoint, bool) or not isinstance(viewpoint, int) or not 0 <= viewpoint < spec.players:
             raise ReviewError(f"viewpoint must be a seat 0..{spec.players - 1} of {spec.title}, "
                               f"got {viewpoint!r}")
-        replayed = self.replayed
+        replayed = self.replay(rounds=True)
         decisions = []
         log: list[str] = []
-        for d in replayed.decisions:
-            before = Round(self.rules, state=d.state.copy())
+        for d, before in zip(replayed.decisions, replayed.before, strict=True):
             view = round_view(before, viewpoint, open_hands=open_hands, log=log[-LOG_EVENTS:])
             decisions.append({"index": d.index, "seat": d.seat, "trick": d.trick,
                               "kind": "card" if d.action < PHASE_ACTION_OFFSET else "phase",
@@ -196,7 +216,7 @@ class ReviewRecord:
                 "title": spec.title, "players": spec.players, "teams": spec.sides < spec.players,
                 "viewpoint": viewpoint, "open": bool(open_hands), "notes": self.notes,
                 "stopped": replayed.stopped, "decisions": decisions,
-                "final": round_view(final.copy(), viewpoint, open_hands=open_hands, log=log[-LOG_EVENTS:]),
+                "final": round_view(final, viewpoint, open_hands=open_hands, log=log[-LOG_EVENTS:]),
                 "outcome": game_of(self.rules).records.outcome(final) if complete else None}
 
 
@@ -322,13 +342,12 @@ def _record(obj: dict[str, Any], index: int, line: int, notes: list[str],
     deal = game_of(rules).records.parse(obj, rules, hands, dealer, obj["forehand"],
                                         partial(start_replay, rules, hands, dealer))
     parse = Round(rules, hands=hands, dealer=dealer).parse_action
-    actions = [Planned(parse(name), None, "the bidding") for name in deal.bidding]
+    actions = [Planned(parse(name), None, 0, 0) for name in deal.bidding]
     for t, trick in enumerate(obj["tricks"], 1):
         before = deal.before_trick.get(t)
         if before is not None:
-            actions.append(Planned(before.action, trick["leader"], f"trick {t}, before its lead"))
-        actions += [Planned(parse(play[1]), play[0], f"trick {t}, position {i}")
-                    for i, play in enumerate(trick["plays"], 1)]
+            actions.append(Planned(before.action, trick["leader"], t, 0))
+        actions += [Planned(parse(play[1]), play[0], t, i) for i, play in enumerate(trick["plays"], 1)]
     return ReviewRecord(index, line, obj.get("id"), rules, hands, dealer, deal, actions, notes)
 
 
@@ -363,9 +382,10 @@ def analyse(rec: ReviewRecord, spec: str, threshold: float = DEFAULT_THRESHOLD,
         agent.reset(seed=round_seed(seed, 0, seat))
     mode = PROBABILITIES if all(hasattr(a, "action_probabilities") for a in agents) else CHOICE_ONLY
     out = []
-    for d in rec.replayed.decisions:
+    replayed = rec.replay(rounds=True)
+    for d, before in zip(replayed.decisions, replayed.before, strict=True):
         try:
-            probs = _distribution(agents[d.seat], Round(rules, state=d.state.copy()), d, mode)
+            probs = _distribution(agents[d.seat], before, d, mode)
         except AgentFailure as exc:
             raise ReviewError(f"agent {spec!r} at decision {d.index}: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - an agent's failure is the analysis's error, named
@@ -410,23 +430,23 @@ def _distribution(agent: Any, rnd: Round, d: Decision, mode: str) -> dict[int, f
 def playon_round(rec: ReviewRecord, decision: Any) -> Round:
     """A round of ``rec``'s deal just before decision ``decision`` (its actions up to there applied):
     0..decisions−1, or the number of decisions when the replay stopped early (where it stopped)."""
-    replayed = rec.replayed
-    n = len(replayed.decisions)
-    last = n if replayed.stopped is not None else n - 1
+    n, stopped = rec.outline
+    last = n if stopped is not None else n - 1
     if isinstance(decision, bool) or not isinstance(decision, int) or not 0 <= decision <= last:
         raise ReviewError(f"decision must be an integer 0..{last} (the decisions of record {rec.index}), "
                           f"got {decision!r}")
-    state = replayed.final.state if decision == n else replayed.decisions[decision].state
-    return Round(rec.rules, state=state.copy())
+    replayed = rec.replay(rounds=True)
+    return replayed.final if decision == n else replayed.before[decision]
 
 
 # the server's reviews
 class ReviewStore:
-    """The reviews a server holds, by a random id; the oldest goes when there are more than
-    ``limit``. Safe to use from several threads."""
+    """The reviews a server holds, by a random id: at most ``limit`` reviews and ``max_records``
+    records in all (the least recently used go first; the newest stays whatever its size). Safe to
+    use from several threads."""
 
-    def __init__(self, limit: int = MAX_REVIEWS) -> None:
-        self.limit = limit
+    def __init__(self, limit: int = MAX_REVIEWS, max_records: int = MAX_STORED_RECORDS) -> None:
+        self.limit, self.max_records = limit, max_records
         self._reviews: OrderedDict[str, Review] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -434,7 +454,8 @@ class ReviewStore:
         key = secrets.token_urlsafe(12)
         with self._lock:
             self._reviews[key] = review
-            while len(self._reviews) > self.limit:
+            while len(self._reviews) > 1 and (len(self._reviews) > self.limit or sum(
+                    len(r.records) for r in self._reviews.values()) > self.max_records):
                 self._reviews.popitem(last=False)
         return key
 
@@ -446,7 +467,8 @@ class ReviewStore:
                 self._reviews.move_to_end(key)
         if review is None:
             raise ReviewNotFound(f"no review {key!r}: it is unknown or was dropped (a server keeps the "
-                              f"{self.limit} latest); open the file again")
+                                 f"{self.limit} latest, {self.max_records} records in all); open the file "
+                                 f"again")
         return review
 
 

@@ -229,7 +229,7 @@ def run_review(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"cannot write {args.output}: {exc.strerror or exc}; nothing was written")
     shown = review.records if args.record is None else [review.record(args.record)]
-    decisions = sum(len(r.replayed.decisions) for r in shown)
+    decisions = sum(r.outline[0] for r in shown)
     agent = f", analysed by {args.agent}" if args.agent else ""
     size = len(page.encode("utf-8")) / 2**20
     print(f"wrote {out} ({size:.1f} MiB): {len(shown)} records, {decisions} decisions{agent}; "
