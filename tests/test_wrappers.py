@@ -110,7 +110,7 @@ def test_illegal_action_penalty_and_raise():
 
 def test_step_before_the_first_reset_says_reset_was_never_called():
     env = JassGymEnv(seat=0)
-    with pytest.raises(RuntimeError, match=r"step\(\) before reset\(\) was ever called; call reset\(\) first"):
+    with pytest.raises(RuntimeError, match=r"step\(\) before reset\(\) was ever called; call reset\(\)"):
         env.step(0)
     env.reset(seed=0)
     env.step(int(env.action_masks().nonzero()[0][0]))
