@@ -344,6 +344,13 @@ def test_the_store_keeps_the_latest_reviews_and_says_when_one_is_gone(review):
     assert store.get(first) is review
     with pytest.raises(ReviewNotFound, match="open the file again"):
         store.get(second)
+    by_records = ReviewStore(limit=10, max_records=len(review.records) - 1)
+    first = by_records.add(review)             # one review over the cap is still kept
+    assert by_records.get(first) is review
+    second = by_records.add(review)            # two are more records than the cap: the older goes
+    assert by_records.get(second) is review
+    with pytest.raises(ReviewNotFound):
+        by_records.get(first)
 
 
 # the self-contained HTML
