@@ -220,6 +220,14 @@ def test_a_joker_row_plays_a_contract_whose_own_row_is_full() -> None:
     assert r.sheets[0]["H"] == 40 and r.sheets[0]["Joker-1"] == expected
 
 
+def test_sheets_given_from_outside_hold_values_a_row_can_hold() -> None:
+    r = Round(make_rules("coiffeur"), seed=4, dealer=3)
+    for value in (2**63, -(2**63) - 1, 10**8):
+        with pytest.raises(ValueError, match=r"team 0's row 'H' holds .*; a row holds"):
+            r.set_sheets({"0": {"H": value}})
+    assert r.sheets[0]["H"] is None                   # nothing was written
+
+
 # Slalom, Guschti
 def _slalom_from_undenufe(slalom_values: str) -> Round:
     """Trick 1 (Undenufe): 0 leads D6 on D7 D8 D9; trick 2 (Obenabe): 0 leads SK on S6 S7 S9."""

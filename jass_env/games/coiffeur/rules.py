@@ -588,6 +588,9 @@ def set_sheets(st: np.ndarray, sheets: Any, rp: np.ndarray, rows: tuple[str, ...
                 continue
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
                 raise ValueError(f"team {t}'s row {label!r} must hold an integer, got {value!r}")
+            if not -SHEET_BOUND <= value <= SHEET_BOUND:
+                raise ValueError(f"team {t}'s row {label!r} holds {value}; a row holds -{SHEET_BOUND:,} to "
+                                 f"{SHEET_BOUND:,}")
             r = ROW_LABELS.index(label)
             filled[t] |= 1 << r
             values[t, r] = int(value)
