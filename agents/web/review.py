@@ -208,7 +208,8 @@ class ReviewRecord:
                               "kind": "card" if d.action < PHASE_ACTION_OFFSET else "phase",
                               "chosen": d.action, "chosen_label": option_label(d.action, spec),
                               "legal": [legal_entry(a, spec) for a in d.legal], "view": view})
-            hidden = not open_hands and d.seat != viewpoint and hidden_from(before, d.action, viewpoint)
+            hidden = (not open_hands and d.seat != viewpoint and d.action >= PHASE_ACTION_OFFSET
+                      and hidden_from(before, d.action, viewpoint))      # cards are played face up
             log.append(describe(player_name(d.seat), d.action, spec, you=d.seat == viewpoint, hidden=hidden))
         final = replayed.final
         complete = replayed.stopped is None and final.is_over
