@@ -224,7 +224,8 @@ def test_illegal_out_of_turn_and_malformed_requests_are_refused_and_change_nothi
         (b"[1]", "application/json", 400, "must be a JSON object, got an array"),
         (b"\xff", "application/json", 400, "not valid JSON"),
         (b"[" * 40 + b"]" * 40, "application/json", 400, "more than 32 levels"),
-        (json.dumps({"seat": 0, "token": token, "action": min(legal)}).encode(), "text/plain", 415, "JSON"),
+        (json.dumps({"seat": 0, "token": token, "action": min(legal)}).encode(), "text/plain", 415,
+         "json data expected"),
         (b" " * 70_000, "application/json", 413, "at most 65536 bytes"),
     ]
     for content, kind, status, says in raw:

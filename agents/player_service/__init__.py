@@ -4,7 +4,8 @@ is its command line and lists the routes.
 
     limits.py   what the service accepts from a client: body size, JSON nesting, time, connections
     app.py      the web application (Starlette): the routes, reading a request, a JSON error for
-                every request it cannot answer, the agent's decisions off the event loop
+                every request it cannot answer, the agent's decisions off the event loop (the
+                reading of bodies and the errors are agents.http_json, shared with agents.web)
     server.py   the HTTP server (uvicorn, h11): a listening socket, a deadline for each request
                 head, start and stop from Python or the command line
 """

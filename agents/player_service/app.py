@@ -9,7 +9,6 @@ serving other clients; the agent decides one request at a time, since agents are
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from http import HTTPStatus
 from typing import Any
@@ -23,37 +22,23 @@ from . import NEEDED_BY, WEB_EXTRA
 from .limits import ServiceLimits
 
 try:
-    import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
-    from starlette.exceptions import HTTPException
-    from starlette.requests import ClientDisconnect, Request
+    from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
     from starlette.types import Receive, Scope, Send
+
+    from ..http_json import ERROR_HANDLERS, RequestError, parse_json_object, read_body
 except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, NEEDED_BY, WEB_EXTRA) from None
-
-logger = logging.getLogger(__name__)
 
 TRUMP, PLAY_CARD, GAME_INFO = "action_trump", "action_play_card", "game_info"
 ACTIONS = (TRUMP, PLAY_CARD, GAME_INFO)
 #: the methods of the player's own path (its greeting) and of its actions
 GREETING_METHODS, ACTION_METHODS = ("GET", "HEAD"), ("POST",)
-JSON_TYPE = "application/json"
 #: what an action's body must be
 OBSERVATION_SHAPE = "a JSON object: jass-kit's observation (GameObservation.to_json)"
-_JSON_KINDS = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", str: "a string",
-               list: "an array"}
-
-
-class RequestError(Exception):
-    """A request the service cannot answer: its HTTP status, the message for ``{"error": ...}``,
-    and the headers of the answer (``Allow`` for a wrong method, ``Connection: close``)."""
-
-    def __init__(self, status: HTTPStatus, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.headers = status, message, headers or {}
 
 
 class ServedPlayer:
@@ -85,11 +70,6 @@ class JsonAnswer(JSONResponse):
         return json.dumps(content).encode()
 
 
-def error_answer(status: HTTPStatus | int, message: str, headers: dict[str, str] | None = None) -> JsonAnswer:
-    """``{"error": message}`` with ``status``."""
-    return JsonAnswer({"error": message}, status_code=int(status), headers=headers)
-
-
 class PlayerEndpoint:
     """The ASGI endpoint of every path and method: routes a request, checks it and answers it for
     ``served`` within ``limits``; raises RequestError for a request it cannot answer."""
@@ -108,7 +88,7 @@ class PlayerEndpoint:
         check_method(request.method, action, self.served.name)
         if action is None:
             return JsonAnswer(f"Player {self.served.name} here")
-        body = await read_body(request, self.limits)
+        body = await read_body(request, self.limits.max_body, self.limits.client_timeout)
         data = await run_in_threadpool(parse_observation, body, self.limits.max_depth)
         if action == GAME_INFO:                     # the information is not used
             return JsonAnswer("")
@@ -124,8 +104,7 @@ def player_app(served: ServedPlayer, limits: ServiceLimits) -> Starlette:
     """The ASGI application serving ``served`` within ``limits``: one endpoint for every path and
     method, and a JSON answer for every error."""
     return Starlette(routes=[Route("/{path:path}", PlayerEndpoint(served, limits))],
-                     exception_handlers={RequestError: _request_error, HTTPException: _http_error,
-                                         Exception: _internal_error})
+                     exception_handlers=ERROR_HANDLERS)
 
 
 def requested_action(path: str, name: str) -> str | None:
@@ -156,81 +135,7 @@ def check_method(method: str, action: str | None, name: str) -> None:
                            {"Allow": ", ".join(ACTION_METHODS)})
 
 
-async def read_body(request: Request, limits: ServiceLimits) -> bytes:
-    """The request's JSON body, at most ``limits.max_body`` bytes, arriving within
-    ``limits.client_timeout`` seconds; raises RequestError (415 not JSON, 413 too large, 408 too
-    slow)."""
-    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != JSON_TYPE:
-        raise RequestError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
-                           f"json data expected (Content-Type: {JSON_TYPE})")
-    too_large = f"a body of at most {limits.max_body} bytes is read"
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limits.max_body:
-        raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body of {declared} bytes; {too_large}")
-    body = bytearray()
-    try:
-        with anyio.fail_after(limits.client_timeout):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > limits.max_body:
-                    raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body over {limits.max_body} "
-                                                                            f"bytes; {too_large}")
-    except TimeoutError:
-        raise RequestError(HTTPStatus.REQUEST_TIMEOUT,
-                           f"the body did not come within {limits.client_timeout} s ({len(body)} bytes came)",
-                           {"Connection": "close"}) from None
-    except ClientDisconnect:
-        raise RequestError(HTTPStatus.BAD_REQUEST, "the client closed the connection before its body "
-                                                   "came") from None
-    return bytes(body)
-
-
 def parse_observation(body: bytes, max_depth: int) -> dict[str, Any]:
     """The JSON object in ``body``; raises RequestError (400) for a body that is not JSON, nests
     arrays and objects more than ``max_depth`` levels deep, or is not an object."""
-    too_deep = f"the body nests arrays and objects more than {max_depth} levels deep"
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except RecursionError:
-        raise RequestError(HTTPStatus.BAD_REQUEST, too_deep) from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise RequestError(HTTPStatus.BAD_REQUEST, f"the body is not valid JSON: {exc}") from None
-    if nests_deeper(data, max_depth):
-        raise RequestError(HTTPStatus.BAD_REQUEST, too_deep)
-    if not isinstance(data, dict):
-        raise RequestError(HTTPStatus.BAD_REQUEST, f"bad observation: the body must be {OBSERVATION_SHAPE}, "
-                                                   f"got {_JSON_KINDS[type(data)]}")
-    return data
-
-
-def nests_deeper(data: Any, limit: int) -> bool:
-    """Whether arrays and objects in parsed JSON ``data`` nest more than ``limit`` levels (``data``
-    itself, if one, is level 1)."""
-    stack = [(data, 1)]
-    while stack:
-        node, depth = stack.pop()
-        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
-        if children is None:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return False
-
-
-async def _request_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RequestError)
-    logger.info("%s %s: %d %s", request.method, request.url.path, exc.status, exc.message)
-    return error_answer(exc.status, exc.message, exc.headers)
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    """Starlette's own refusals (a request target that is no path): as JSON."""
-    assert isinstance(exc, HTTPException)
-    return error_answer(exc.status_code, f"{exc.detail}: {request.url.path!r}", dict(exc.headers or {}))
-
-
-async def _internal_error(request: Request, exc: Exception) -> Response:
-    """Anything unexpected: a 500 with the exception's type and message (the server logs the
-    traceback); the service goes on."""
-    return error_answer(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error ({type(exc).__name__}: {exc})")
+    return parse_json_object(body, max_depth, what="bad observation: the body", shape=OBSERVATION_SHAPE)

@@ -5,14 +5,13 @@ uvicorn times out a keep-alive connection only after an answer, and cancels that
 received, so a client that connects and sends nothing, or its request line a byte at a time, would
 hold its connection (and a place under ``limit_concurrency``) for ever. Here every connection has
 ``client_timeout`` seconds from opening, and from each answer, to deliver its next request's head;
-the application then gives the body as long (:func:`agents.player_service.app.read_body`).
+the application then gives the body as long (:func:`agents.http_json.read_body`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 
 from ..extras import missing_extra
@@ -25,6 +24,8 @@ try:
     import h11
     import uvicorn
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from ..http_json import listening_socket
 except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, NEEDED_BY, WEB_EXTRA) from None
 
@@ -74,21 +75,6 @@ class _HeadDeadlineProtocol(H11Protocol):
                       h11.Data(data=body), h11.EndOfMessage()):
             self.transport.write(self.conn.send(event))
         self.transport.close()
-
-
-def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
-    """A TCP socket bound to ``host``:``port`` (0 = a free port) and listening, queueing up to
-    ``backlog`` connections; raises OSError."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(backlog)
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 class JasskitService:

@@ -34,7 +34,7 @@ The modules:
     tables.py         the tables (a game in progress, its seats and log) and the store that keeps them
     views.py          what one seat sees: the JSON the page draws
     app.py            the web application: the page, the JSON API, the websocket
-    http.py           reading JSON bodies within limits; the JSON error answer
+    http.py           the limits of the app's JSON bodies and reading one (agents.http_json)
     review.py         records read for review, an agent's analysis, play-on
     review_routes.py  the review part of the API
     review_html.py    the self-contained review page and the ``review`` command

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
-import socket
 import sys
 import threading
 import time
@@ -43,20 +42,6 @@ BACKLOG, MAX_CONNECTIONS = 1024, 512
 KEEP_ALIVE = 5
 #: seconds the server waits for its requests in progress when it stops
 GRACEFUL_SHUTDOWN = 5
-
-
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host``:``port`` (0 = a free port) and listening; raises OSError."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(BACKLOG)
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 def is_loopback(host: str) -> bool:
@@ -136,6 +121,7 @@ def serve(args: argparse.Namespace) -> int:
     """Listen, print the address, serve until Ctrl-C; the exit status."""
     import uvicorn
 
+    from ..http_json import listening_socket
     from .app import create_app
     from .tables import TableStore
 
@@ -150,7 +136,7 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        sock = listening_socket(args.host, args.port)
+        sock = listening_socket(args.host, args.port, BACKLOG)
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2

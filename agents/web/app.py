@@ -14,7 +14,7 @@
     /api/reviews...                       reviews of record files (:mod:`agents.web.review_routes`)
 
 Every answer is JSON; a request that cannot be answered gets ``{"error": "..."}`` with its status
-(:mod:`agents.web.http`, :class:`agents.web.tables.TableError`). Table work (agents thinking,
+(:mod:`agents.http_json`, :class:`agents.web.tables.TableError`). Table work (agents thinking,
 views) runs in worker threads, so the event loop keeps serving other tables; each table takes
 one request at a time.
 """
@@ -34,15 +34,7 @@ from jass_env.games import DEFAULT_PRESET, PRESETS, game_of
 
 from ..extras import missing_extra
 from ..registry import agents_of, describe_specs
-from .http import (
-    MAX_BODY,
-    RequestError,
-    http_error,
-    internal_error,
-    parse_json_object,
-    read_json,
-    request_error,
-)
+from .http import MAX_BODY, MAX_DEPTH, read_json
 from .review import ReviewStore
 from .review_routes import ROUTES as REVIEW_ROUTES
 from .tables import Table, TableError, TableStore
@@ -51,12 +43,13 @@ try:
     import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
-    from starlette.exceptions import HTTPException
     from starlette.requests import Request
     from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
     from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
     from starlette.websockets import WebSocket
+
+    from ..http_json import ERROR_HANDLERS, RequestError, parse_json_object, request_error
 except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, "agents.web (the browser app)", "web") from None
 
@@ -281,7 +274,7 @@ async def socket_message(ws: WebSocket, table: Table, seat: Any, token: Any,
         if len(text) > MAX_BODY:
             raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                                f"a message of at most {MAX_BODY} characters is read")
-        data = parse_json_object(text.encode("utf-8"), what="the message")
+        data = parse_json_object(text.encode("utf-8"), MAX_DEPTH, what="the message", empty_is_object=True)
         kind = data.pop("type", None)
         if kind not in MESSAGE_FIELDS:
             raise RequestError(HTTPStatus.BAD_REQUEST, f"unknown message type {kind!r}; types: {kinds}")
@@ -327,9 +320,7 @@ def create_app(default_rules: str = DEFAULT_PRESET, store: TableStore | None = N
     unknown preset."""
     if default_rules not in PRESETS:
         raise ValueError(f"unknown rules preset {default_rules!r}; presets: {', '.join(PRESETS)}")
-    handlers: dict[Any, Callable[..., Any]] = {
-        TableError: _table_error, RequestError: request_error, HTTPException: http_error,
-        Exception: internal_error}
+    handlers: dict[Any, Callable[..., Any]] = {**ERROR_HANDLERS, TableError: _table_error}
     app = Starlette(routes=routes(static_dir), exception_handlers=handlers)
     app.state.default_rules = default_rules
     app.state.store = store if store is not None else TableStore()
