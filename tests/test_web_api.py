@@ -410,3 +410,32 @@ def test_the_command_line_warns_when_listening_beyond_this_machine():
     bad = subprocess.run([sys.executable, "-m", "agents.web", "--port", "70000"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--port must be 0..65535" in bad.stderr
+
+
+def test_the_servers_connections_send_without_waiting_for_acknowledgements():
+    """asyncio sets TCP_NODELAY on a connection only when its listening socket names its protocol;
+    without it an answer written as head then body waits ~40 ms for the client's delayed ACK."""
+    import asyncio
+    import socket
+
+    from agents.http_json import listening_socket
+
+    async def nodelay_of_a_connection() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        sock = listening_socket("127.0.0.1", 0, 8)
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        _, writer = await asyncio.open_connection(*server.sockets[0].getsockname()[:2])
+        try:
+            return await asyncio.wait_for(accepted, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(nodelay_of_a_connection()) != 0
