@@ -485,9 +485,10 @@ def test_every_card_of_the_hand_has_an_accessible_name(server, open_page):
 
 
 # 6. the layout at phone and desktop width; the README's screenshots
-def save_screenshot(page: Page, folder: Path, name: str, full_page: bool = False) -> None:
-    """Screenshot into ``folder`` and, when JASS_WEB_SCREENSHOTS names a folder, there as well."""
-    page.screenshot(path=folder / name, full_page=full_page)
+def save_screenshot(page: Page, folder: Path, name: str) -> None:
+    """Screenshot of the viewport into ``folder`` and, when JASS_WEB_SCREENSHOTS names a folder, there
+    as well."""
+    page.screenshot(path=folder / name)
     keep = os.environ.get(SCREENSHOT_DIR_VAR)
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
@@ -504,8 +505,8 @@ def test_screenshots_and_no_horizontal_overflow_on_a_phone(server, open_page, sc
     set_fastest_agents(page)
     play_until_cards_to_play(page, random.Random(2), tricks_before=2)
     assert_no_horizontal_overflow(page, PHONE["width"])
-    page.evaluate("window.scrollTo(0, 0)")
-    save_screenshot(page, tmp_path, "web-play-phone.png", full_page=True)
+    page.locator("#table-title").scroll_into_view_if_needed()
+    save_screenshot(page, tmp_path, "web-play-phone.png")
     page.set_viewport_size(DESKTOP)
     save_screenshot(page, tmp_path, "web-play-desktop.png")
 
@@ -521,6 +522,7 @@ def test_screenshots_and_no_horizontal_overflow_on_a_phone(server, open_page, sc
     for _ in range(2):
         review.keyboard.press("ArrowDown")
     review.keyboard.press("ArrowRight")
+    review.evaluate("document.getElementById('review-records').scrollIntoView()")
     save_screenshot(review, tmp_path, "web-review-desktop.png")
     review.set_viewport_size(PHONE)
     assert_no_horizontal_overflow(review, PHONE["width"])
