@@ -26,8 +26,11 @@ with warnings.catch_warnings():     # Starlette's test client would rather have 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from agents.base import Agent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
 from agents.web.app import create_app  # noqa: E402
-from agents.web.tables import MAX_ADVANCE_STEPS, TableStore  # noqa: E402
+from agents.web.tables import KEPT_EVENTS, MAX_ADVANCE_STEPS, TableStore  # noqa: E402
+from agents.web.views import LOG_EVENTS  # noqa: E402
 from jass_env.games import PRESETS, REGISTRY, presets_of  # noqa: E402
 from jass_env.records import check_records  # noqa: E402
 
@@ -129,6 +132,8 @@ def test_a_whole_match_of_agents_is_watched_round_by_round(client):
     assert report.ok and report.records == rules.match_rounds, report.lines()
     r = client.post(f"/api/tables/{table}/next", json={})
     assert r.status_code == 409 and "match is over" in r.json()["error"]
+    assert len(view["log"]) == LOG_EVENTS                     # a view shows the last events
+    assert len(client.app.state.store.tables[table].events) <= KEPT_EVENTS   # a long game keeps few
 
 
 @pytest.mark.parametrize("preset", FIRST_PRESETS)
@@ -439,3 +444,28 @@ def test_the_servers_connections_send_without_waiting_for_acknowledgements():
             server.close()
 
     assert asyncio.run(nodelay_of_a_connection()) != 0
+
+
+class _Failing(Agent):
+    name = "failing"
+
+    def act(self, obs):
+        raise RuntimeError("out of ideas")
+
+
+def test_an_agent_that_fails_is_a_500_naming_its_seat_and_its_action_is_not_taken():
+    store = TableStore()
+
+    def make(spec, rules, seed=None):
+        return _Failing() if spec == "failing" else make_agent(spec, rules, seed=seed)
+
+    table = store.create({"rules": "molotow", "seats": ["random", "failing", "random", "random"]}, "molotow",
+                         make_agent=make)
+    with TestClient(create_app(store=store)) as client:
+        view = client.get(f"/api/tables/{table.id}").json()
+        while view["to_move"] != 1:
+            view = client.post(f"/api/tables/{table.id}/advance", json={"steps": 1}).json()
+        r = client.post(f"/api/tables/{table.id}/advance", json={"steps": 1})
+        assert r.status_code == 500
+        assert r.json()["error"] == "agent 'failing' in seat 1 failed: RuntimeError: out of ideas"
+        assert client.get(f"/api/tables/{table.id}").json() == view

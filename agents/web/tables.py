@@ -31,6 +31,7 @@ from ..base import Agent
 from ..table import AgentFailure, SeatedGame, hidden_from, is_card
 from .views import (
     HUMAN,
+    LOG_EVENTS,
     WAITING_AGENT,
     WAITING_HUMAN,
     WAITING_NONE,
@@ -52,6 +53,8 @@ ADVANCE_SECONDS = 10.0
 DEFAULT_AGENT = "heuristic"
 #: the largest seed a table takes
 MAX_SEED = 2**63 - 1
+#: events a table keeps for its log (views show the last LOG_EVENTS)
+KEPT_EVENTS = 4 * LOG_EVENTS
 
 
 class TableError(Exception):
@@ -316,6 +319,7 @@ class Table:
                         self.rules.spec, self.game.game.winner, self.game.game.scores)))
                 else:
                     self.paused = step.finished
+        del self.events[:-KEPT_EVENTS]
         self.version += 1
 
     # reading
