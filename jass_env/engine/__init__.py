@@ -11,4 +11,5 @@
     hooks.py        the compiled switch over games (a game's number is a compile-time constant)
     transitions.py  a round's transitions and episodes, and the entry points for one game
     positions.py    positions built from outside (search worlds, a match at a known score)
+    validate.py     the checks of a state from outside before compiled code plays it
 """
