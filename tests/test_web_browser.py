@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
+from jass_env.engine.cards import PHASE_ACTION_OFFSET, card_name
 from jass_env.records import check_records, record_line, record_of
 from jass_env.round import Round
 
@@ -59,7 +60,7 @@ def _browser_or_skip() -> str:
 CHROMIUM = _browser_or_skip()
 
 import uvicorn  # noqa: E402
-from playwright.sync_api import Browser, ConsoleMessage, ElementHandle, Page, Route, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, ConsoleMessage, ElementHandle, Page, Route, expect, sync_playwright  # noqa: E402
 
 from agents.web.__main__ import main as web_main  # noqa: E402
 from agents.web.app import create_app  # noqa: E402
@@ -74,6 +75,8 @@ WAIT_MS = 15_000
 #: the most decisions one seat takes in a round of the presets played here (a guard against a loop)
 MAX_DECISIONS = 60
 SCREENSHOT_DIR_VAR = "JASS_WEB_SCREENSHOTS"
+#: ms to let a move asked for before a pause arrive: more than the page's default pause between agents
+SETTLE_MS = 1_000
 
 #: the English names of the cards (rank letter or number, suit letter as the engine names cards)
 RANK_WORDS = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "10": "Ten", "9": "Nine", "8": "Eight",
@@ -84,6 +87,8 @@ ALL_CARD_WORDS = {f"{rank} of {suit}" for rank in RANK_WORDS.values() for suit i
 #: what a person can do on the board now: play a legal card or choose a phase action
 OPTIONS = "#board .hand button.card:not(.illegal), #board .phase-actions button.action"
 RESULT = "#info .result"
+#: the preset and seed of the records file the review tests open
+SCHIEBER_RECORD = ("schieber", 21)
 #: card decisions of a round of Molotow: 4 players x 9 tricks
 CARDS_IN_PLAY = 36
 
@@ -239,14 +244,14 @@ def server_view(server: str, page: Page) -> dict:
         return json.load(resp)
 
 
-def seeded_records(path: Path, preset: str, seed: int) -> tuple[Round, int]:
+def seeded_records(path: Path, preset: str, seed: int) -> tuple[Round, list[int]]:
     """Write the record of one ``preset`` round of uniformly random legal actions (``seed``) to
-    ``path``; the finished round and the number of actions it took."""
+    ``path``; the finished round and its actions in order."""
     rnd, rng = Round(preset, seed=seed), np.random.default_rng(seed)
-    actions = 0
+    actions = []
     while not rnd.is_over:
-        rnd.step(int(rng.choice(rnd.legal_actions())))
-        actions += 1
+        actions.append(int(rng.choice(rnd.legal_actions())))
+        rnd.step(actions[-1])
     path.write_text(record_line(record_of(rnd, id=f"{preset}-{seed}")) + "\n", encoding="utf-8")
     return rnd, actions
 
@@ -339,11 +344,11 @@ def position(page: Page) -> tuple[int, int, int]:
 
 # 3. Review: a records file opened through the file input
 @pytest.fixture(scope="module")
-def schieber_record(tmp_path_factory) -> tuple[Path, Round, int]:
-    """A records file of one seeded random round of Schieber: (path, the finished round, its number of
+def schieber_record(tmp_path_factory) -> tuple[Path, Round, list[int]]:
+    """A records file of one seeded random round of Schieber: (path, the finished round, its
     actions)."""
     path = tmp_path_factory.mktemp("records") / "schieber.jsonl"
-    return (path, *seeded_records(path, "schieber", seed=21))
+    return (path, *seeded_records(path, SCHIEBER_RECORD[0], SCHIEBER_RECORD[1]))
 
 
 def open_review(page: Page, server: str, records: Path) -> None:
@@ -368,7 +373,8 @@ def chosen_differs_from_best(page: Page) -> bool:
 
 
 def test_review_of_a_records_file(server, open_page, schieber_record):
-    records, rnd, actions = schieber_record
+    records, rnd, taken = schieber_record
+    actions = len(taken)
     page = open_page()
     open_review(page, server, records)
     assert position(page)[:2] == (1, actions)                # one decision per action of the round
@@ -422,9 +428,68 @@ def position_or_end(page: Page) -> int | None:
     return None if text == "End of the round" else position(page)[0]
 
 
+def test_play_on_from_a_review_decision_deals_the_same_cards(server, open_page, schieber_record):
+    records, _, taken = schieber_record
+    page = open_page()
+    open_review(page, server, records)
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")           # the first card of trick 3 (or 4 when a push came)
+    d, _, _ = position(page)
+    before = Round(SCHIEBER_RECORD[0], seed=SCHIEBER_RECORD[1])
+    for action in taken[:d - 1]:                   # the actions before decision d
+        before.step(action)
+    seat = before.to_move
+    page.click("#review-playon summary")
+    expect(page.locator(f"#playon-{seat}")).to_have_value("human")     # the seat to move, by default
+    for s in range(4):
+        page.select_option(f"#playon-{s}", "human" if s == seat else "random")
+    page.click("#review-playon-go")
+    page.wait_for_selector("#table-view:not([hidden]) #board .hand")
+    assert page.locator("#tab-play").get_attribute("aria-selected") == "true"
+    assert hand_names(page) == [card_words(c) for c in before.hand(seat)]
+    playable = page.locator("#board .hand button.card:not(.illegal)").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    legal_cards = [card_name(a) for a in before.legal_actions() if a < PHASE_ACTION_OFFSET]
+    assert set(playable) == {card_words(c) for c in legal_cards}
+    assert "Your turn" in page.inner_text("#turn-line")
+
+
+def test_watch_pauses_and_steps_one_action_at_a_time(server, open_page):
+    page = open_page()
+    page.goto(server + "/")
+    page.click("#tab-watch")
+    page.wait_for_selector("#lobby-fields:not([disabled])")
+    page.select_option("#lobby-preset", "schieber")
+    for seat in range(4):
+        page.select_option(f"#seat-{seat}", "random")
+    page.fill("#lobby-seed", "6")
+    page.click("#lobby-start")
+    page.wait_for_selector("#table-view:not([hidden]) #board .hand")
+    page.click("#btn-pause")
+    assert page.get_attribute("#btn-pause", "aria-pressed") == "true"
+    events = page.locator("#info ol.log li")
+    page.wait_for_timeout(SETTLE_MS)               # an agent's move asked for before the pause lands
+    before = events.count()
+    page.click("#btn-step")
+    events.nth(before).wait_for()
+    page.wait_for_timeout(SETTLE_MS)
+    after = events.count()
+    page.wait_for_timeout(SETTLE_MS)               # paused: no agent moves unless stepped
+    assert events.count() == after
+    page.keyboard.press("s")                       # S steps as the button does (focus on it)
+    events.nth(after).wait_for()
+    page.wait_for_timeout(SETTLE_MS)
+    stepped = events.count()
+    page.click("#board .felt")                     # the mouse on the table, then Space resumes
+    page.keyboard.press(" ")
+    assert page.get_attribute("#btn-pause", "aria-pressed") == "false"
+    events.nth(stepped).wait_for()
+
+
 # 4. the self-contained review page, opened from disk with every network request refused
 def test_the_exported_review_page_works_from_disk_without_network(open_page, schieber_record, tmp_path):
-    records, _, actions = schieber_record
+    records, _, taken = schieber_record
+    actions = len(taken)
     out = tmp_path / "review.html"
     assert web_main(["review", str(records), "-o", str(out), "--agent", "random"]) == 0
     page = open_page()

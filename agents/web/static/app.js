@@ -467,9 +467,11 @@
       if (option) { ev.preventDefault(); s.act(option.action); }
       return;
     }
-    const onControl = ev.target.closest && ev.target.closest('button, a, input, summary, [tabindex]');
+    /* Space is a control's own key (it presses a button or a card); elsewhere (the table, which a
+     * click focuses as #main) it pauses. S steps wherever the focus is, when an agent is to move. */
+    const onControl = ev.target.closest && ev.target.closest('button, a, input, select, textarea, summary');
     if (ev.key === ' ' && !onControl) { ev.preventDefault(); togglePause(); return; }
-    if ((ev.key === 's' || ev.key === 'S') && !onControl) { ev.preventDefault(); s.advance(); }
+    if ((ev.key === 's' || ev.key === 'S') && v.waiting_for === 'agent') { ev.preventDefault(); s.advance(); }
   }
 
   function togglePause() {

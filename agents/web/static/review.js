@@ -541,6 +541,11 @@
       render();
     });
     $('review-playon-go').addEventListener('click', playOn);
+    /* opened: the seats start from the decision shown now (the seat to move is the person) */
+    $('review-playon').addEventListener('toggle', (ev) => {
+      if (!ev.target.open || S.offline || !S.data) return;
+      renderPlayOn(J.app.presetOf(S.data.rules), S.data.players || 4);
+    });
     renderRecords();
   }
 
