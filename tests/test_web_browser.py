@@ -60,7 +60,15 @@ def _browser_or_skip() -> str:
 CHROMIUM = _browser_or_skip()
 
 import uvicorn  # noqa: E402
-from playwright.sync_api import Browser, ConsoleMessage, ElementHandle, Page, Route, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import (  # noqa: E402
+    Browser,
+    ConsoleMessage,
+    ElementHandle,
+    Page,
+    Route,
+    expect,
+    sync_playwright,
+)
 
 from agents.web.__main__ import main as web_main  # noqa: E402
 from agents.web.app import create_app  # noqa: E402
