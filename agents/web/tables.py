@@ -36,10 +36,11 @@ from .views import (
     WAITING_HUMAN,
     WAITING_NONE,
     Event,
+    event_text,
     match_result,
     player_name,
     round_result,
-    table_view,
+    round_view,
 )
 
 #: seconds a table is kept after the last request about it (no websocket open on it)
@@ -324,7 +325,7 @@ class Table:
 
     # reading
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The view of a checked seat (None: a watcher); :func:`agents.web.views.table_view`."""
+        """The view of a checked seat (None: a watcher); :func:`table_view`."""
         with self.lock:
             return table_view(self, seat)
 
@@ -419,5 +420,32 @@ class TableStore:
         return len(self.tables)
 
 
+
+def table_view(table: Table, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (a human seat; None: a watcher, whom the caller has allowed to see
+    every hand) of ``table``: :func:`round_view` of the round the table shows, with the table's
+    players, log, whom it waits for, its round number, records and version."""
+    spec = table.rules.spec
+    out = round_view(table.shown_round, seat, open_hands=seat is None,
+                     who=[table.who(p) for p in range(spec.players)],
+                     log=[event_text(e, spec, seat) for e in table.events[-LOG_EVENTS:]])
+    for entry in out["seats"]:
+        entry["warning"] = table.warning(entry["seat"])
+    waiting = table.waiting_for
+    if waiting != WAITING_HUMAN:
+        out["legal"] = []
+    match = table.game.match
+    out.update(table=table.id, waiting_for=waiting, round_no=table.round_no, match=match,
+               match_scores=out["match_scores"] if match else None,
+               match_over=bool(match and table.game.is_over), next_round=table.can_start_next,
+               records=len(table.game.records), version=table.version)
+    if out["round_over"]:
+        rnd = table.shown_round
+        out["result"] = round_result(rnd, table.round_no)
+        if out["match_over"]:
+            out["result"] += "; " + match_result(spec, table.game.game.winner, table.game.game.scores)
+    return out
+
+
 __all__ = ["ADVANCE_SECONDS", "DEFAULT_MAX_TABLES", "DEFAULT_TTL", "MAX_ADVANCE_STEPS", "Table", "TableError",
-           "TableRequest", "TableStore", "build_agents"]
+           "TableRequest", "TableStore", "build_agents", "table_view"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jass_env.engine.cards import SUIT_SYMBOLS, SUITS, names_of, popcount
 from jass_env.engine.spec import TEAMS_NONE, GameSpec
@@ -23,9 +23,6 @@ from jass_env.render import render_table
 from jass_env.round import Round
 
 from ..table import describe, is_card, option_label
-
-if TYPE_CHECKING:
-    from .tables import Table
 
 #: events of the log a view carries (the last ones)
 LOG_EVENTS = 50
@@ -152,32 +149,6 @@ def round_view(rnd: Round, seat: int | None, *, open_hands: bool = False, who: S
     }
 
 
-def table_view(table: Table, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (a human seat; None: a watcher, whom the caller has allowed to see
-    every hand) of ``table``: :func:`round_view` of the round the table shows, with the table's
-    players, log, whom it waits for, its round number, records and version."""
-    spec = table.rules.spec
-    out = round_view(table.shown_round, seat, open_hands=seat is None,
-                     who=[table.who(p) for p in range(spec.players)],
-                     log=[event_text(e, spec, seat) for e in table.events[-LOG_EVENTS:]])
-    for entry in out["seats"]:
-        entry["warning"] = table.warning(entry["seat"])
-    waiting = table.waiting_for
-    if waiting != WAITING_HUMAN:
-        out["legal"] = []
-    match = table.game.match
-    out.update(table=table.id, waiting_for=waiting, round_no=table.round_no, match=match,
-               match_scores=out["match_scores"] if match else None,
-               match_over=bool(match and table.game.is_over), next_round=table.can_start_next,
-               records=len(table.game.records), version=table.version)
-    if out["round_over"]:
-        rnd = table.shown_round
-        out["result"] = round_result(rnd, table.round_no)
-        if out["match_over"]:
-            out["result"] += "; " + match_result(spec, table.game.game.winner, table.game.game.scores)
-    return out
-
-
 __all__ = ["Event", "HUMAN", "LOG_EVENTS", "WAITING_AGENT", "WAITING_HUMAN", "WAITING_NONE", "event_text",
            "legal_entry", "match_result", "player_name", "round_result", "side_name", "sides_text",
-           "round_view", "table_view", "trump_text"]
+           "round_view", "trump_text"]
