@@ -16,7 +16,7 @@ import pytest
 
 from jass_env import Round, VectorJassEnv
 from jass_env.engine.spec import tail_offsets
-from jass_env.engine.state import FIELDS, S_TAIL, StateView
+from jass_env.engine.state import FIELDS, StateView
 from jass_env.engine.validate import StateError, check_state, check_states, column_ranges
 from jass_env.envs.aec import raw_env
 from jass_env.games import PRESETS, make_rules
@@ -37,9 +37,10 @@ def field_names(size: int, rules_name: str) -> list[str]:
     for name, offset, slots in FIELDS:
         names[offset:offset + slots] = [name] * slots
     spec = make_rules(rules_name).spec
+    tail = size - spec.tail_size                           # the game's own fields follow the shared ones
     for name, at in tail_offsets(spec.state_fields).items():
         slots = dict(spec.state_fields)[name]
-        names[S_TAIL + at:S_TAIL + at + slots] = [name] * slots
+        names[tail + at:tail + at + slots] = [name] * slots
     return names
 
 

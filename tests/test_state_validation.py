@@ -23,17 +23,21 @@ import torch
 from agents.network import read_checkpoint
 from jass_env import Round, VectorJassEnv
 from jass_env.engine.cards import mask_of
-from jass_env.engine.state import S_HANDS, S_TO_MOVE, StateView
-from jass_env.engine.validate import StateError, check_state, check_states
+from jass_env.engine.state import StateView
+from jass_env.engine.validate import StateError, check_state, check_states, column_of
 from jass_env.envs.aec import raw_env
 from jass_env.games import make_rules
-from jass_env.games.coiffeur.rules import S_CO_ROW
-from jass_env.games.differenzler.rules import S_PREDICTIONS
 from jass_env.games.schieber.seat_view import seat_position
-from jass_env.games.sidi.rules import S_SI_STOCK
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "smoke.yaml"
+SCHIEBER = make_rules("schieber")
+TO_MOVE = column_of(SCHIEBER, "S_TO_MOVE")
+
+
+def hand(rules: str, player: int) -> int:
+    """The column of ``player``'s hand in a state of ``rules``."""
+    return column_of(make_rules(rules), "S_HANDS", player)
 
 
 def in_card_play(rules: str = "schieber", seed: int = 3, cards: int = 2) -> Round:
@@ -64,7 +68,7 @@ def test_states_the_engine_plays_pass() -> None:
 
 def test_a_player_out_of_range_is_named_with_the_players_allowed() -> None:
     st = in_card_play().state.copy()
-    st[S_TO_MOVE] = 4                                    # Schieber's players are 0..3
+    st[TO_MOVE] = 4                                      # Schieber's players are 0..3
     e = refused(st, "schieber")
     assert (e.field, e.slot, e.value, e.game) == ("S_TO_MOVE", "", 4, None)
     assert str(e) == "engine state: S_TO_MOVE is 4; allowed: a player 0..3 (schieber has 4)"
@@ -72,7 +76,7 @@ def test_a_player_out_of_range_is_named_with_the_players_allowed() -> None:
 
 def test_a_card_beyond_the_36_is_named_with_the_player() -> None:
     st = in_card_play().state.copy()
-    st[S_HANDS + 1] |= 1 << 40
+    st[hand("schieber", 1)] |= 1 << 40
     e = refused(st, "schieber")
     assert (e.field, e.slot) == ("S_HANDS", "player 1")
     assert "allowed: a set of cards (a 36-bit mask, bit c = card c)" in str(e)
@@ -80,7 +84,7 @@ def test_a_card_beyond_the_36_is_named_with_the_player() -> None:
 
 def test_a_card_not_in_the_games_deck_is_named() -> None:
     st = in_card_play("molotow5").state.copy()
-    st[S_HANDS + 2] |= mask_of(["S7"])                   # five play without the ♠7
+    st[hand("molotow5", 2)] |= mask_of(["S7"])           # five play without the ♠7
     e = refused(st, "molotow5")
     assert (e.field, e.slot) == ("S_HANDS", "player 2")
     assert "allowed: cards of molotow5's deck only (it has no S7)" in str(e)
@@ -90,7 +94,7 @@ def test_a_card_in_two_hands_is_named_with_the_card() -> None:
     r = in_card_play()
     st = r.state.copy()
     card = r.hand(0)[0]
-    st[S_HANDS + 3] |= mask_of([card])
+    st[hand("schieber", 3)] |= mask_of([card])
     e = refused(st, "schieber")
     assert (e.field, e.slot) == ("S_HANDS", "player 3")
     assert f"{card} are an earlier player's too" in str(e)
@@ -100,28 +104,28 @@ def test_a_player_to_move_out_of_turn_is_refused() -> None:
     r = in_card_play(cards=2)                            # two cards down: the leader's third seat moves
     st = r.state.copy()
     leader = StateView(st, r.rp).leader
-    st[S_TO_MOVE] = leader                               # a player, but not the one whose turn it is
+    st[TO_MOVE] = leader                                 # a player, but not the one whose turn it is
     e = refused(st, "schieber")
     assert e.field == "S_TO_MOVE" and e.value == leader
     assert f"the player after the trick's 2 cards from the leader {leader}, {(leader + 2) % 4}" in str(e)
 
 
-@pytest.mark.parametrize("rules, offset, value, field, allowed", [
-    ("differenzler", S_PREDICTIONS + 2, 158, "predictions", "-1..157"),
-    ("coiffeur10", S_CO_ROW, 10, "row", "-1..9"),
-    ("sidi", S_SI_STOCK + 3, 36, "stock", "0..35"),
+@pytest.mark.parametrize("rules, field, slot, value, allowed", [
+    ("differenzler", "predictions", 2, 158, "-1..157"),
+    ("coiffeur10", "row", 0, 10, "-1..9"),
+    ("sidi", "stock", 3, 36, "0..35"),
 ])
-def test_a_games_own_field_out_of_its_range_is_named(rules: str, offset: int, value: int, field: str,
+def test_a_games_own_field_out_of_its_range_is_named(rules: str, field: str, slot: int, value: int,
                                                      allowed: str) -> None:
     st = in_card_play(rules).state.copy()
-    st[offset] = value
+    st[column_of(make_rules(rules), field, slot)] = value
     e = refused(st, rules)
     assert e.field == field and e.value == value and f"allowed: {allowed}" in str(e)
 
 
 def test_a_batch_names_the_game() -> None:
     states = np.stack([in_card_play(seed=s).state for s in range(3)])
-    states[1, S_TO_MOVE] = -1
+    states[1, TO_MOVE] = -1
     with pytest.raises(StateError) as e:
         check_states(states, make_rules("schieber"))
     assert e.value.game == 1 and str(e.value).startswith("engine state of game 1: S_TO_MOVE is -1;")
@@ -141,7 +145,7 @@ def test_a_seat_view_passes_as_partial_and_is_not_a_full_state() -> None:
 def test_both_environments_refuse_a_bad_state_and_change_nothing() -> None:
     r = in_card_play()
     bad = r.state.copy()
-    bad[S_TO_MOVE] = 7
+    bad[TO_MOVE] = 7
     aec = raw_env("schieber")
     aec.reset(seed=1)
     before = aec.core_state.copy()
@@ -179,7 +183,7 @@ def test_resuming_a_checkpoint_with_a_bad_env_state_names_the_field(tmp_path: Pa
     ckpt = read_checkpoint(latest)
     states = ckpt["trainer"]["env"]["game_states"]
     assert states.shape[0] == 16                         # the smoke config's 16 games
-    states[5, S_TO_MOVE] = 10**9                         # one integer; it read memory far outside the state
+    states[5, TO_MOVE] = 10**9                           # one integer; it read memory far outside the state
     torch.save(ckpt, latest)
     capsys.readouterr()
     assert run_train("--resume", run) == 2

@@ -342,6 +342,20 @@ def column_ranges(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return b.low.copy(), b.high.copy()
 
 
+def column_of(rules: Rules, field: str, slot: int = 0) -> int:
+    """The column of a state under ``rules`` that holds slot ``slot`` (a player, side, position,
+    trick or entry, from 0) of ``field``: a shared field by its name as errors give it
+    (``"S_TO_MOVE"``, ``"S_HANDS"``) or one of the game's own (``"predictions"``). ValueError names
+    the fields and slots there are."""
+    layout = _layout(rules.spec.name)
+    fields = {name: (offset, slots) for name, offset, slots in layout.field_of}
+    if field not in fields or not 0 <= slot < fields[field][1]:
+        known = ", ".join(f"{name} ({slots})" for name, (_, slots) in fields.items())
+        raise ValueError(f"{rules.spec.name} has no field {field!r} with a slot {slot}; fields (slots): "
+                         f"{known}")
+    return fields[field][0] + slot
+
+
 # the shared checks, compiled
 # what each check of first_problem asks (its number is the check that failed)
 (R_RANGE, R_PHASE, R_FOREHAND, R_CONTRACT_FIXED, R_CONTRACT_OPEN, R_TRICK_NO_PLAY, R_BIDDING, R_TRICK_SLOT,
@@ -554,5 +568,5 @@ def contract_allowed(c: StateChecks, rows: np.ndarray | None = None) -> None:
               f"-1 or one of the contracts of rules {c.rules.name!r}: {', '.join(c.rules.contracts)}")
 
 
-__all__ = ["StateError", "StateChecks", "check_state", "check_states", "column_ranges", "first_problem",
-           "contract_allowed", "column_player", "SCORE_BOUND"]
+__all__ = ["StateError", "StateChecks", "check_state", "check_states", "column_ranges", "column_of",
+           "first_problem", "contract_allowed", "column_player", "SCORE_BOUND"]
