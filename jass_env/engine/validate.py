@@ -376,9 +376,13 @@ def first_problem(states: np.ndarray, low: np.ndarray, high: np.ndarray, n: int,
     not counted (a seat's view)."""
     for g in range(states.shape[0]):
         st = states[g]
-        for i in range(st.shape[0]):
-            if st[i] < low[i] or st[i] > high[i]:
-                return g, i, R_RANGE
+        outside = False
+        for i in range(st.shape[0]):                  # without an early exit: numba vectorizes it
+            outside |= (st[i] < low[i]) | (st[i] > high[i])
+        if outside:
+            for i in range(st.shape[0]):
+                if st[i] < low[i] or st[i] > high[i]:
+                    return g, i, R_RANGE
         phase = st[S_PHASE]
         if not (phases >> phase) & 1:
             return g, S_PHASE, R_PHASE

@@ -153,10 +153,10 @@ def check_state(c: StateChecks) -> None:
     trick_no, in_trick = c.col(S_TRICK_NO), c.col(S_N_IN_TRICK)
     index = np.arange(N_CARDS)
     plays = c.block(S_PLAYS, N_CARDS)
-    done = n * np.minimum(trick_no, tricks)
-    current = (index[None, :] >= done[:, None]) & (index[None, :] < (done + in_trick)[:, None])
-    finished = (index[None, :] < done[:, None]) & open_[:, None]
-    c.require(~(current | finished) | (plays >= 0), S_PLAYS + index,
+    done = n * np.minimum(trick_no, tricks)                    # the plays of the finished tricks
+    first = np.where(open_, 0, done)                           # the first play that must be recorded
+    needed = (index[None, :] >= first[:, None]) & (index[None, :] < (done + in_trick)[:, None])
+    c.require(~needed | (plays >= 0), S_PLAYS + index,
               "the card played there: the current trick's cards are recorded, and while no trump is "
               "fixed every finished trick's")
     t = np.arange(MAX_TRICKS)

@@ -347,8 +347,7 @@ def check_state(c: StateChecks) -> None:
     lying = np.where(place[None, :] == STOCK_SIZE - 1, face_up[:, None], stock)
     undrawn = place[None, :] >= drawn[:, None]
     earlier = np.zeros_like(lying)                    # the undrawn cards before each place
-    for i in range(1, STOCK_SIZE):
-        earlier[:, i] = earlier[:, i - 1] | np.where(undrawn[:, i - 1], 1 << lying[:, i - 1], 0)
+    earlier[:, 1:] = np.bitwise_or.accumulate(np.where(undrawn, 1 << lying, 0), axis=1)[:, :-1]
     c.require(~undrawn | (((seen[:, None] | earlier) >> lying) & 1 == 0), S_SI_STOCK + place,
               lambda g, i: f"a card not yet drawn: in no hand, not played and not twice in the stock; "
                            f"{int(lying[g, i])} is one of those (the face-up card, place {STOCK_SIZE - 1}, "
