@@ -20,9 +20,10 @@ naming the field, the player or slot, the value and what is allowed, before any 
    adding up to the trick number, the recorded plays those of the played cards;
 3. the game's own checks (``GameSpec.check_state``), given a :class:`StateChecks`.
 
-The shared checks are one compiled pass over the batch (:func:`first_problem`; a batch of 1,024
-states costs well under a batched step), the game's own are numpy operations over the batch;
-the environments' ``set_state`` runs them on every call.
+The shared checks are one compiled pass over the batch (:func:`first_problem`), the game's own
+are numpy operations over the batch: 0.1 to 0.25 ms for 1,024 states on the reference machine,
+less than one step of the batched environment with as many games (0.37 ms for Schieber). The
+environments' ``set_state`` runs them on every call.
 """
 
 from __future__ import annotations
