@@ -12,13 +12,12 @@ most, a Sidi stock holds cards 0..35.
 
 from __future__ import annotations
 
-import runpy
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from test_train import run_train
 
 from agents.network import read_checkpoint
 from jass_env import Round, VectorJassEnv
@@ -160,19 +159,6 @@ def test_both_environments_refuse_a_bad_state_and_change_nothing() -> None:
     with pytest.raises(StateError, match="engine state of game 2: S_TO_MOVE is 7"):
         venv.set_state(states, saved["sample_rng"])
     assert np.array_equal(venv.get_state()["game_states"], saved["game_states"])
-
-
-def run_train(*argv: str | Path) -> int:
-    """``python train.py ARGV``, run in this process; its exit status."""
-    saved = sys.argv
-    sys.argv = ["train.py", *map(str, argv)]
-    try:
-        runpy.run_path(str(ROOT / "train.py"), run_name="__main__")
-    except SystemExit as done:
-        return done.code
-    finally:
-        sys.argv = saved
-    raise AssertionError("train.py ended without an exit status")
 
 
 def test_resuming_a_checkpoint_with_a_bad_env_state_names_the_field(tmp_path: Path, capsys) -> None:
