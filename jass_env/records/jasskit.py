@@ -12,7 +12,7 @@ A line that is no complete jass-kit game (not UTF-8, not JSON, a field missing o
 a card played twice, ...) is skipped with its line number and why; the other lines are converted.
 What a converted game shows that the rules contradict is kept as the log has it and listed:
 
-* plays that jass-kit allowed and the rules forbid (its under-trump, issue #10), with their
+* plays that jass-kit allowed and the rules forbid (its under-trump: docs/jasskit.md), with their
   trick and position; ``check`` reports the first of each record as an illegal play (the replay
   stops there);
 * tricks the log gives to another player than the rules (its ``win``, or the next trick's
@@ -220,7 +220,7 @@ def _disagreements(jk: JasskitRound, agreed: int) -> list[RuleDisagreement]:
 
 
 def _is_under_trump(jk: JasskitRound, d: RuleDisagreement) -> bool:
-    """Whether the play is a trump on a plain-suit lead (what jass-kit's issue #10 allows)."""
+    """Whether the play is a trump on a plain-suit lead (the under-trump jass-kit allows)."""
     lead = jk.tricks[d.trick - 1].cards[0] // 9
     return jk.contract is not None and jk.contract < 4 and d.card // 9 == jk.contract != lead
 
