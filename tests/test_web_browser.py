@@ -341,6 +341,45 @@ def test_keyboard_plays_a_round_and_steps_the_review(server, open_page, tmp_path
     assert position(page)[0] == d
 
 
+def test_a_choice_made_before_the_agents_step_is_answered_is_played(server, open_page):
+    """The pushed board can show the person's turn while the answer to the agent's step that led
+    to it is still on its way; a card chosen then is played once that answer is in, not dropped.
+    Here every answer to an agent's step is held back in the browser until the test lets it go."""
+    page = open_page()
+    held: list[tuple[Route, object]] = []
+    page.route("**/advance", lambda route: held.append((route, route.fetch())))
+
+    def release_held() -> None:
+        while held:
+            route, response = held.pop(0)
+            route.fulfill(response=response)
+
+    start_table(page, server, "schieber", seed=2, seats=["random", "human", "random", "random"])
+    set_fastest_agents(page)
+    page.locator("#board .hand button.card").first.focus()     # the digits act from the table
+    options = page.locator(OPTIONS)
+    for _ in range(20 * MAX_DECISIONS):
+        if page.locator(RESULT).count():
+            break
+        if not options.count():
+            release_held()
+            page.wait_for_timeout(20)
+            continue
+        board = page.locator("#board .felt").element_handle()
+        first = page.locator('#board [aria-keyshortcuts="1"]')
+        played = first.get_attribute("aria-label") or first.inner_text()
+        chosen_while_held = bool(held)
+        page.keyboard.press("1")
+        page.wait_for_timeout(SETTLE_MS)
+        release_held()
+        wait_until_redrawn(board)
+        if chosen_while_held:
+            if played in ALL_CARD_WORDS:
+                assert played not in hand_names(page), f"{played} was not played"
+            return
+    raise AssertionError("the person's turn never showed while an agent's step was unanswered")
+
+
 def position(page: Page) -> tuple[int, int, int]:
     """The review's position text ("Decision 5 of 40 · trick 2") as (decision, of, trick; 0 before
     card play)."""

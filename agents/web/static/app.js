@@ -192,7 +192,7 @@
       const humans = Object.keys(this.tokens).map(Number).sort((a, b) => a - b);
       this.seat = humans.length ? humans[0] : null;
       this.view = null;
-      this.busy = false;
+      this.busy = null;
       this.timer = null;
       this.paused = false;
       this.closed = false;
@@ -252,23 +252,35 @@
       }
     }
 
+    /* One request at a time; `this.busy` is the one in flight (a promise), else null. */
     async call(path, body) {
       if (this.busy) return;
-      this.busy = true;
       clearTimeout(this.timer);
+      this.busy = this.send(path, body);
+      await this.busy;
+    }
+
+    async send(path, body) {
       try {
         const view = await J.api.post(`/api/tables/${encodeURIComponent(this.table)}/${path}`, body);
-        this.busy = false;
+        this.busy = null;
         this.accept(view);
       } catch (e) {
-        this.busy = false;
+        this.busy = null;
         showError(e.message);
         if (path === 'advance') { this.paused = true; updateToolbar(); }
       }
     }
 
-    act(action) {
-      return this.call('action', { seat: this.seat, token: this.token, action });
+    /* A person's choice is never dropped: the pushed view can show their turn while the request
+     * that led to it (an agent's step) is still in flight; the choice then waits for that answer
+     * and is sent if the board it was made on is still the current one (a second click on a card
+     * already played is not). */
+    async act(action) {
+      const chosenOn = this.view;
+      while (this.busy) await this.busy;
+      if (this.closed || !sameView(chosenOn, this.view)) return;
+      await this.call('action', { seat: this.seat, token: this.token, action });
     }
 
     /* advance and next carry the seat's token at tables with people (only they set the pace). */
