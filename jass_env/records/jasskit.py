@@ -227,7 +227,7 @@ def _is_under_trump(jk: JasskitRound, d: RuleDisagreement) -> bool:
 
 def describe(line: int, d: RuleDisagreement, under_trump: bool) -> str:
     """One line for a play jass-kit allowed and the rules forbid."""
-    why = " (an under-trump: jass-kit's issue #10)" if under_trump else ""
+    why = " (an under-trump: jass-kit compares with the lowest trump in the trick)" if under_trump else ""
     return (f"line {line}, trick {d.trick}, position {d.position}: rule disagreement: jass-kit let player "
             f"{d.player} (its player {seat_to_jasskit(d.player)}) play {card_name(d.card)}, which the rules "
             f"forbid{why}")

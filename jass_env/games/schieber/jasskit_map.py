@@ -26,7 +26,7 @@ points                 card points per team, last trick +5     ``Round.points`` 
 =====================  ======================================  ===================================
 
 Rule deviation: jass-kit's ``RuleSchieber.get_valid_cards`` compares a player's trumps with the
-*lowest* trump in the trick, by card index (its issue #10), so with two trumps in a plain-suit
+*lowest* trump in the trick, by card index, so with two trumps in a plain-suit
 trick it allows under-trumping the higher one (and misorders the Puur and Nell). Its legal sets
 are otherwise ours (official under-trump rule, trumping instead of following allowed, Puur
 exception). :func:`position_from_jasskit` accepts such histories and marks those plays

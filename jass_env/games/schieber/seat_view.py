@@ -15,7 +15,7 @@ trick 1 and the winner of each trick leads the next, as the engine computes it.
 
 Histories other engines allowed are accepted. A play that no hand its player could hold makes
 legal under the rules (jass-kit, for one, lets a player under-trump when two trumps are in the
-trick: its issue #10) is kept and listed in :attr:`SeatPosition.disagreements`, with its trick
+trick) is kept and listed in :attr:`SeatPosition.disagreements`, with its trick
 and position, instead of failing. "Could hold" uses what the history and the seat's own hand
 show: the cards the player plays later, the cards others hold or played, and his shown voids;
 the seat's own plays are checked against its exact hand.
