@@ -37,6 +37,8 @@ BOTS            agent name -> "module:Class" of its rule-based bots (imported on
 CHECKPOINTS     spec name -> file name of its shipped policy under ``agents/checkpoints/``
 READERS         the class of its own readers of a round (``round.sheets``, ``round.stock``, ...),
                 made with the round (:class:`jass_env.round.Round`), or None
+DRAWS           optional: its own random draws at the start of a round, after the deal
+                (:class:`Draws`: Differenzler's trump card, Sidi's stock); default: none
 ==============  ===============================================================================
 
 :func:`load` reads a package into a :class:`Game` and says which fact is missing or wrong.
@@ -49,10 +51,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jass_env.engine.spec import GameSpec
 from jass_env.engine.switches import Rules
+
+if TYPE_CHECKING:
+    from jass_env.round import Round
 
 BETTER = ("higher", "lower")
 PROTOCOLS = ("duplicate", "rotation", "whole_game")
@@ -73,6 +78,33 @@ class Statistic:
     higher_is_better: bool
     score: str = "score"     #: the round score it compares, as the seat-rotation report names it
     exact_hits: bool = False  #: whether a round score below 0 is an exact hit (Differenzler)
+
+
+class Draws:
+    """A game's own random draws at the start of a round, after the cards are dealt (the fact
+    ``DRAWS``): e.g. the card that shows trump, the order of a stock. Each draw is uniform over its
+    outcomes, integers 0..35 (card ids, or another small number the game names). This base class
+    is the default: a game without draws of its own."""
+
+    def outcomes(self, rules: Rules, dealer: int, hands: tuple[int, ...],
+                 drawn: tuple[int, ...]) -> tuple[int, ...]:
+        """The equally likely outcomes of the next draw of a round dealt ``hands`` (36-bit masks,
+        one per player) with ``dealer``, after the draws ``drawn``; () once every draw is made."""
+        return ()
+
+    def of(self, round: Round) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
+        """The draws of a dealt round, in the order :meth:`outcomes` makes them."""
+        return ()
+
+    def apply(self, round: Round, draws: tuple[int, ...]) -> None:  # noqa: A002
+        """Make ``draws`` the draws of a round just dealt from explicit hands (no action yet);
+        ValueError when they are not a complete sequence of this game's draws."""
+        if draws:
+            raise ValueError(f"{round.spec.name} draws nothing at the start of a round; got draws {draws}")
+
+
+#: the draws of a game that declares none
+NO_DRAWS = Draws()
 
 
 @dataclass(frozen=True)
@@ -97,6 +129,7 @@ class Game:
     observation: ModuleType = field(repr=False)
     records: ModuleType = field(repr=False)
     render: ModuleType = field(repr=False)
+    draws: Draws = field(repr=False, default=NO_DRAWS)
 
     @property
     def higher_is_better(self) -> bool:
@@ -145,6 +178,9 @@ def load(package: ModuleType) -> Game:
     facts: dict[str, Any] = {f: getattr(package, f) for f in FACTS}
     if facts["BETTER"] not in BETTER:
         raise fail(f"BETTER is {facts['BETTER']!r}; allowed: {', '.join(BETTER)}")
+    draws = getattr(package, "DRAWS", NO_DRAWS)
+    if not isinstance(draws, Draws):
+        raise fail(f"DRAWS is {draws!r}; it must be a jass_env.games.base.Draws")
     if facts["PROTOCOL"] not in PROTOCOLS:
         raise fail(f"PROTOCOL is {facts['PROTOCOL']!r}; allowed: {', '.join(PROTOCOLS)}")
     if not facts["REWARDS"] or any(r not in REWARD_KINDS for r in facts["REWARDS"]):
@@ -164,4 +200,4 @@ def load(package: ModuleType) -> Game:
                 env_ids=facts["ENV_IDS"], bots=facts["BOTS"], checkpoints=facts["CHECKPOINTS"],
                 readers=facts["READERS"],
                 rules=package.rules, observation=package.observation, records=package.records,
-                render=package.render)
+                render=package.render, draws=draws)

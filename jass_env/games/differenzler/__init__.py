@@ -59,7 +59,8 @@ BOTS = {"heuristic": "agents.bots.differenzler:DifferenzlerHeuristic",
         "pimc": "agents.bots.differenzler:DifferenzlerPIMC",
         "random_phase": "agents.bots.differenzler:RANDOM_PREDICTIONS"}
 CHECKPOINTS = {"differenzler": "differenzler.pt"}
+DRAWS = readers.DifferenzlerDraws()
 READERS = readers.DifferenzlerReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
-           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "rules", "observation", "records", "render"]
+           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "DRAWS", "rules", "observation", "records", "render"]

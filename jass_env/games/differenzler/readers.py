@@ -1,4 +1,5 @@
-"""Differenzler's readers of a round: the predictions, the penalties, and a deal's trump given.
+"""Differenzler's readers of a round: the predictions, the penalties, and a deal's trump given;
+the trump draw at the start of a round (:class:`DifferenzlerDraws`).
 
 Made by :class:`jass_env.round.Round` for a Differenzler round; read as the round's own
 attributes (``round.predictions``, ``round.penalties``).
@@ -8,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from jass_env.engine.cards import SUITS, card_id
+from jass_env.engine.cards import N_CARDS, N_SUITS, SUITS, card_id, card_name, cards_of
+from jass_env.engine.switches import Rules
 
+from ..base import Draws
 from . import rules
 
 
@@ -52,3 +55,35 @@ class DifferenzlerReaders:
                                  f"{' '.join(SUITS)}, not a card; got trump={trump!r}, "
                                  f"trump_card={trump_card!r}")
             rules.set_trump(r.state, SUITS.index(trump), -1)
+
+
+class DifferenzlerDraws(Draws):
+    """The one draw at the start of a round: trump. Under ``trump_mode="bottom_card"`` the card of
+    the dealer's hand shown to all (a card id, each card of the dealer's hand equally likely), under
+    ``random_suit`` the suit (0..3 = D H S C, each equally likely)."""
+
+    def outcomes(self, rules: Rules, dealer: int, hands: tuple[int, ...],
+                 drawn: tuple[int, ...]) -> tuple[int, ...]:
+        if drawn:
+            return ()
+        if rules.trump_mode == "bottom_card":
+            return tuple(cards_of(hands[dealer]))
+        return tuple(range(N_SUITS))
+
+    def of(self, round: Any) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
+        if round.rules.trump_mode == "bottom_card":
+            return (int(round.view.trump_card),)
+        return (int(round.view.contract),)
+
+    def apply(self, round: Any, draws: tuple[int, ...]) -> None:  # noqa: A002
+        if len(draws) != 1:
+            raise ValueError(f"a Differenzler round draws trump once; got draws {draws}")
+        d = int(draws[0])
+        if round.rules.trump_mode == "bottom_card":
+            if not 0 <= d < N_CARDS:
+                raise ValueError(f"the trump draw under trump_mode='bottom_card' is a card id 0..35, got {d}")
+            round.readers.deal_options(trump_card=card_name(d))
+        else:
+            if not 0 <= d < N_SUITS:
+                raise ValueError(f"the trump draw under trump_mode='random_suit' is a suit 0..3, got {d}")
+            round.readers.deal_options(trump=SUITS[d])

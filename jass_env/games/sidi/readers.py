@@ -1,4 +1,5 @@
-"""Sidi's readers of a round: the stock, the face-up card and the exchange of the trump 6.
+"""Sidi's readers of a round: the stock, the face-up card and the exchange of the trump 6; the
+stock's order drawn at the start of a round (:class:`SidiDraws`).
 
 Made by :class:`jass_env.round.Round` for a Sidi round; read as the round's own attributes
 (``round.stock``, ``round.exchange``, ``round.set_stock(...)``).
@@ -9,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jass_env.engine.cards import card_id, card_name
+from jass_env.engine.cards import card_id, card_name, cards_of
+from jass_env.engine.switches import Rules
 
+from ..base import Draws
 from . import rules
+from .rules import STOCK_SIZE
 
 
 class SidiReaders:
@@ -52,3 +56,25 @@ class SidiReaders:
             return None
         leader = r.forehand if t == 0 else r.view.trick_winner(t - 1)
         return {"player": leader, "trick": t + 1}
+
+
+class SidiDraws(Draws):
+    """The stock's order, drawn at the start of a round: its cards one at a time, top first, the
+    face-up trump card last, each of the cards not dealt and not yet drawn equally likely."""
+
+    def outcomes(self, rules: Rules, dealer: int, hands: tuple[int, ...],
+                 drawn: tuple[int, ...]) -> tuple[int, ...]:
+        if len(drawn) >= STOCK_SIZE:
+            return ()
+        taken = 0
+        for h in hands:
+            taken |= h
+        for c in drawn:
+            taken |= 1 << c
+        return tuple(cards_of(rules.spec.deck & ~taken))
+
+    def of(self, round: Any) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
+        return tuple(int(rules.stock_card(round.state, i)) for i in range(STOCK_SIZE))
+
+    def apply(self, round: Any, draws: tuple[int, ...]) -> None:  # noqa: A002
+        rules.set_stock(round.state, list(draws), round.rp)

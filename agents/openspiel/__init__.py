@@ -1,0 +1,1 @@
+"""OpenSpiel games of the Jass family (the page is being written)."""
