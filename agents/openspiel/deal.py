@@ -21,9 +21,9 @@ deals it again, :func:`outcomes_of` gives its chance outcomes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from jass_env.engine.cards import D7, N_CARDS, cards_of
+from jass_env.engine.cards import D7, N_CARDS, card_name, cards_of
 from jass_env.engine.switches import Rules
 from jass_env.games import game_of, make_rules
 from jass_env.round import Round
@@ -42,15 +42,64 @@ class Deal:
     #: the game's own draws at the start of the round, in the order it draws them; () when none
     draws: tuple[int, ...] = ()
 
+    def __deepcopy__(self, memo: dict) -> Deal:
+        return self                  # immutable
+
 
 @dataclass(frozen=True)
-class _Progress:
-    """How far a sequence of chance outcomes has dealt a round."""
+class Dealing:
+    """How far a sequence of chance outcomes has dealt a round (immutable): :meth:`start`, then
+    :meth:`after` each outcome; :meth:`next` is the next chance node."""
 
+    rules: Rules
     dealer: int | None
+    #: the cards dealt so far, one 36-bit mask per player
     hands: tuple[int, ...]
     dealt: int              # cards dealt so far
     draws: tuple[int, ...]
+
+    def __deepcopy__(self, memo: dict) -> Dealing:
+        return self
+
+    @classmethod
+    def start(cls, rules: str | Rules) -> Dealing:
+        """Nothing dealt yet."""
+        rules = make_rules(rules)
+        return cls(rules, None, (0,) * rules.spec.players, 0, ())
+
+    def next(self) -> tuple[str, tuple[int, ...]]:
+        """The kind of the next chance node ("dealer", "card", "draw" or "done") and its equally
+        likely outcomes (() when done)."""
+        return _next(self)
+
+    def after(self, outcome: int) -> Dealing:
+        """This dealing after one more chance outcome; ValueError when it cannot come now."""
+        return _advance(self, outcome)
+
+    @property
+    def complete(self) -> bool:
+        return _next(self)[0] == "done"
+
+    @property
+    def deal(self) -> Deal:
+        """The deal, once complete; ValueError before."""
+        kind, _ = _next(self)
+        if kind != "done" or self.dealer is None:
+            raise ValueError(f"the chance outcomes do not complete a {self.rules.name} deal: a {kind} "
+                             f"comes next")
+        return Deal(self.dealer, self.hands, self.draws)
+
+    def outcome_name(self, outcome: int) -> str:
+        """The next chance node's ``outcome`` in words ("dealer player_2", "card ♥9", the game's
+        draw)."""
+        kind, _ = _next(self)
+        if kind == "dealer":
+            return f"dealer player_{outcome}"
+        if kind == "card":
+            return f"card {card_name(outcome)} to player_{self.dealt % self.rules.spec.players}"
+        if kind == "draw":
+            return game_of(self.rules).draws.outcome_name(self.rules, outcome)
+        return f"chance outcome {outcome}"
 
 
 def _draws_dealer_first(rules: Rules) -> bool:
@@ -66,8 +115,8 @@ def _d7_dealer(rules: Rules, hands: Sequence[int]) -> int | None:
     return None
 
 
-def _next(rules: Rules, prog: _Progress) -> tuple[str, tuple[int, ...]]:
-    """The kind of the next chance node ("dealer", "card", "draw" or "done") and its outcomes."""
+def _next(prog: Dealing) -> tuple[str, tuple[int, ...]]:
+    rules = prog.rules
     spec = rules.spec
     n = spec.players
     if prog.dealer is None and _draws_dealer_first(rules):
@@ -85,18 +134,14 @@ def _next(rules: Rules, prog: _Progress) -> tuple[str, tuple[int, ...]]:
     return "done", ()
 
 
-def _start(rules: Rules) -> _Progress:
-    return _Progress(None, (0,) * rules.spec.players, 0, ())
-
-
-def _advance(rules: Rules, prog: _Progress, outcome: int) -> _Progress:
-    """``prog`` after one more chance outcome; ValueError when it cannot come now."""
-    kind, outcomes = _next(rules, prog)
+def _advance(prog: Dealing, outcome: int) -> Dealing:
+    rules = prog.rules
+    kind, outcomes = _next(prog)
     if outcome not in outcomes:
         what = "the deal is complete" if kind == "done" else f"the next {kind} is one of {list(outcomes)}"
         raise ValueError(f"chance outcome {outcome!r} cannot come now in {rules.name}: {what}")
     if kind == "dealer":
-        return _Progress(outcome, prog.hands, prog.dealt, prog.draws)
+        return replace(prog, dealer=outcome)
     if kind == "card":
         n = rules.spec.players
         hands = list(prog.hands)
@@ -104,41 +149,33 @@ def _advance(rules: Rules, prog: _Progress, outcome: int) -> _Progress:
         dealer = prog.dealer
         if prog.dealt + 1 == n * rules.spec.hand_size and dealer is None:
             dealer = _d7_dealer(rules, hands)
-        return _Progress(dealer, tuple(hands), prog.dealt + 1, prog.draws)
-    return _Progress(prog.dealer, prog.hands, prog.dealt, prog.draws + (outcome,))
+        return replace(prog, dealer=dealer, hands=tuple(hands), dealt=prog.dealt + 1)
+    return replace(prog, draws=prog.draws + (outcome,))
 
 
-def _progress(rules: Rules, partial: Sequence[int]) -> _Progress:
-    prog = _start(rules)
+def _progress(rules: str | Rules, partial: Sequence[int]) -> Dealing:
+    prog = Dealing.start(rules)
     for outcome in partial:
-        prog = _advance(rules, prog, int(outcome))
+        prog = prog.after(int(outcome))
     return prog
 
 
 def chance_outcomes(rules: str | Rules, partial: Sequence[int]) -> list[tuple[int, float]]:
     """The next chance node after the chance outcomes ``partial``: [(outcome, probability)],
     uniform; [] when the deal is complete. ValueError when ``partial`` is not a possible start."""
-    rules = make_rules(rules)
-    _, outcomes = _next(rules, _progress(rules, partial))
+    _, outcomes = _progress(rules, partial).next()
     p = 1.0 / len(outcomes) if outcomes else 0.0
     return [(o, p) for o in outcomes]
 
 
 def chance_kind(rules: str | Rules, partial: Sequence[int]) -> str:
     """What the next chance node after ``partial`` decides: "dealer", "card", "draw" or "done"."""
-    rules = make_rules(rules)
-    return _next(rules, _progress(rules, partial))[0]
+    return _progress(rules, partial).next()[0]
 
 
 def deal_from_outcomes(rules: str | Rules, outcomes: Sequence[int]) -> Deal:
     """The deal that a complete sequence of chance outcomes makes; ValueError when it is not one."""
-    rules = make_rules(rules)
-    prog = _progress(rules, outcomes)
-    kind, _ = _next(rules, prog)
-    if kind != "done":
-        raise ValueError(f"the chance outcomes do not complete a {rules.name} deal: a {kind} comes next")
-    assert prog.dealer is not None
-    return Deal(prog.dealer, prog.hands, prog.draws)
+    return _progress(rules, outcomes).deal
 
 
 def outcomes_of(rules: str | Rules, deal: Deal) -> list[int]:
@@ -185,5 +222,5 @@ def deal_of(rnd: Round) -> Deal:
     return Deal(int(rnd.dealer), hands, tuple(game_of(rnd.rules).draws.of(rnd)))
 
 
-__all__ = ["Deal", "MAX_CHANCE_OUTCOMES", "chance_outcomes", "chance_kind", "deal_from_outcomes",
+__all__ = ["Deal", "Dealing", "MAX_CHANCE_OUTCOMES", "chance_outcomes", "chance_kind", "deal_from_outcomes",
            "outcomes_of", "round_of", "deal_of"]

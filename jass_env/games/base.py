@@ -37,6 +37,11 @@ BOTS            agent name -> "module:Class" of its rule-based bots (imported on
 CHECKPOINTS     spec name -> file name of its shipped policy under ``agents/checkpoints/``
 READERS         the class of its own readers of a round (``round.sheets``, ``round.stock``, ...),
                 made with the round (:class:`jass_env.round.Round`), or None
+SCORE_RANGE     optional: a function of the rules giving (lowest, highest) of one side's score in a
+                round (its units; :attr:`Game.score_range`); default: no bound known
+MAX_PHASE_ACTIONS  optional: a function of the rules giving the most actions that are not cards
+                (contracts, pushes, predictions, declarations, exchanges) in one round;
+                default: not known
 DRAWS           optional: its own random draws at the start of a round, after the deal
                 (:class:`Draws`: Differenzler's trump card, Sidi's stock); default: none
 ==============  ===============================================================================
@@ -47,7 +52,7 @@ DRAWS           optional: its own random draws at the start of a round, after th
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -92,6 +97,10 @@ class Draws:
         one per player) with ``dealer``, after the draws ``drawn``; () once every draw is made."""
         return ()
 
+    def outcome_name(self, rules: Rules, outcome: int) -> str:
+        """A draw's outcome in words (a card's name, a suit)."""
+        return str(outcome)
+
     def of(self, round: Round) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
         """The draws of a dealt round, in the order :meth:`outcomes` makes them."""
         return ()
@@ -130,6 +139,10 @@ class Game:
     records: ModuleType = field(repr=False)
     render: ModuleType = field(repr=False)
     draws: Draws = field(repr=False, default=NO_DRAWS)
+    #: (rules) -> (lowest, highest) of one side's round score, None when the game gives no bound
+    score_range: Callable[[Rules], tuple[int, int]] | None = field(repr=False, default=None)
+    #: (rules) -> the most phase actions (not cards) in one round, None when the game does not say
+    max_phase_actions: Callable[[Rules], int] | None = field(repr=False, default=None)
 
     @property
     def higher_is_better(self) -> bool:
@@ -200,4 +213,5 @@ def load(package: ModuleType) -> Game:
                 env_ids=facts["ENV_IDS"], bots=facts["BOTS"], checkpoints=facts["CHECKPOINTS"],
                 readers=facts["READERS"],
                 rules=package.rules, observation=package.observation, records=package.records,
-                render=package.render, draws=draws)
+                render=package.render, draws=draws, score_range=getattr(package, "SCORE_RANGE", None),
+                max_phase_actions=getattr(package, "MAX_PHASE_ACTIONS", None))

@@ -116,7 +116,10 @@ ENV_IDS = {"coiffeur": ("coiffeur_v0", "jass_env/Coiffeur-v0"),
            "coiffeur10": ("coiffeur10_v0", "jass_env/Coiffeur10-v0")}
 BOTS = {"heuristic": "agents.bots.coiffeur:CoiffeurHeuristic", "pimc": "agents.bots.coiffeur:CoiffeurPIMC"}
 CHECKPOINTS = {"coiffeur": "coiffeur.pt"}
+SCORE_RANGE = rules.score_range
+MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = readers.CoiffeurReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
-           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "rules", "observation", "records", "render"]
+           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]

@@ -65,7 +65,7 @@ from jass_env.engine.switches import RP_GAME, RP_MATCH_BONUS, RP_STOECK, RP_TRIC
 from jass_env.engine.transitions import legal_in_card_play, start_round
 from jass_env.engine.validate import StateChecks
 
-from ..schieber.rules import DRAW, TEAMS, decide_weis
+from ..schieber.rules import DRAW, TEAMS, card_points_bound, decide_weis, team_weis_bound
 
 #: every Coiffeur row; index = the row's id (the contract rows share the contract's number)
 ROW_LABELS = ("D", "H", "S", "C", "Obenabe", "Undenufe", "Joker-1", "Joker-2", "Slalom", "Guschti")
@@ -103,6 +103,24 @@ S_CO_ROW = S_TAIL + _AT["row"]
 S_CO_GAME = S_TAIL + _AT["game"]
 S_CO_ELIGIBLE = S_TAIL + _AT["eligible"]
 S_CO_PUSHERS = S_TAIL + _AT["pushers"]
+
+
+def max_phase_actions(rules: Rules) -> int:
+    """Each candidate pushes at most once, then one declares."""
+    return rules.spec.players + 1
+
+
+def score_range(rules: Rules) -> tuple[int, int]:
+    """(lowest, highest) of a team's score in a deal (the row it writes, 0 for the other team):
+    from −kontermatsch_penalty × the largest factor to a Match with the team's largest Weis and
+    Stöck at the largest factor, with the Match premium."""
+    largest = max(rules.row_factors)
+    weis = 0
+    if rules.coiffeur_weis != "off":
+        weis = team_weis_bound(rules.spec.hand_size, rules.spec.players, rules.sequence_values,
+                               rules.quad_values)
+    high = (card_points_bound(rules.spec.deck) + rules.match_bonus + weis + rules.stoeck) * largest
+    return min(0, -rules.kontermatsch_penalty * largest), high + rules.match_premium
 
 
 def pack(rules: Rules) -> list[int]:

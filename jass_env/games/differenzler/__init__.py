@@ -59,8 +59,11 @@ BOTS = {"heuristic": "agents.bots.differenzler:DifferenzlerHeuristic",
         "pimc": "agents.bots.differenzler:DifferenzlerPIMC",
         "random_phase": "agents.bots.differenzler:RANDOM_PREDICTIONS"}
 CHECKPOINTS = {"differenzler": "differenzler.pt"}
+SCORE_RANGE = rules.score_range
+MAX_PHASE_ACTIONS = rules.max_phase_actions
 DRAWS = readers.DifferenzlerDraws()
 READERS = readers.DifferenzlerReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
-           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "DRAWS", "rules", "observation", "records", "render"]
+           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "DRAWS", "rules", "observation", "records", "render"]

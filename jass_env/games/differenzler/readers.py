@@ -70,6 +70,11 @@ class DifferenzlerDraws(Draws):
             return tuple(cards_of(hands[dealer]))
         return tuple(range(N_SUITS))
 
+    def outcome_name(self, rules: Rules, outcome: int) -> str:
+        if rules.trump_mode == "bottom_card":
+            return f"trump card {card_name(outcome)}"
+        return f"trump {SUITS[outcome]}"
+
     def of(self, round: Any) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
         if round.rules.trump_mode == "bottom_card":
             return (int(round.view.trump_card),)

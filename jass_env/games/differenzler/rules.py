@@ -207,6 +207,17 @@ def check_state(c: StateChecks) -> None:
                             f"-1: player {j} predicts after the player to move ({int(c.col(S_TO_MOVE)[g])})"))
 
 
+def max_phase_actions(rules: Rules) -> int:
+    """One prediction a player."""
+    return rules.spec.players
+
+
+def score_range(rules: Rules) -> tuple[int, int]:
+    """(lowest, highest) of a player's penalty in a round: −10 (an exact hit) .. 157 (a
+    prediction off by every point of the round)."""
+    return -EXACT_HIT_BONUS, ROUND_POINTS
+
+
 def predictions_of(st: np.ndarray, players: int) -> list[int | None]:
     """Each player's prediction (None before he made it), for Python readers."""
     return [None if v < 0 else int(v) for v in st[S_PREDICTIONS:S_PREDICTIONS + players]]

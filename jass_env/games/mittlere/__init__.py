@@ -41,7 +41,10 @@ ENV_IDS = {"mittlere": ("mittlere_v0", "jass_env/Mittlere-v0")}
 BOTS = {"heuristic": "agents.bots.mittlere:MittlereHeuristic",
         "pimc": "agents.bots._first_discard:DiscardPIMC"}
 CHECKPOINTS = {"mittlere": "mittlere.pt"}
+SCORE_RANGE = rules.score_range
+MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = FirstDiscardReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
-           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "rules", "observation", "records", "render"]
+           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]

@@ -26,7 +26,7 @@ import numpy as np
 
 from jass_env.engine.jit import engine_inline, engine_jit
 from jass_env.engine.state import PHASE_OVER, S_CONTRACT, S_FOREHAND, S_PHASE, S_POINTS, S_SCORE, S_TRICKS_WON
-from jass_env.engine.switches import RP_TRICKS
+from jass_env.engine.switches import RP_TRICKS, Rules
 from jass_env.engine.transitions import legal_in_card_play
 
 from .._alone import add_round_to_game
@@ -41,6 +41,8 @@ PLAYERS = 3
 #: place scores (highest, middle, lowest) of the two cases scored by place
 MIDDLE_WINS = (-1, 2, -1)
 MIDDLE_LOSES = (1, -2, 1)
+#: the lowest and highest Striche − Nullen of a hand (every case of :func:`hand_score`)
+HAND_SCORE_RANGE = (-2, 2)
 
 
 @engine_inline
@@ -160,6 +162,16 @@ def end_round(st: np.ndarray, rp: np.ndarray) -> None:
 def first_leader(st: np.ndarray, rp: np.ndarray) -> int:
     """Forehand leads trick 1."""
     return st[S_FOREHAND]
+
+
+def max_phase_actions(rules: Rules) -> int:
+    """No bidding: every action is a card."""
+    return 0
+
+
+def score_range(rules: Rules) -> tuple[int, int]:
+    """(lowest, highest) of a player's score in a hand: Striche − Nullen, −2..+2."""
+    return HAND_SCORE_RANGE
 
 
 def hand_result(points: list[int], tricks: list[int], n_tricks: int = 12) -> list[int]:

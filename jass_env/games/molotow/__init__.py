@@ -50,7 +50,10 @@ ENV_IDS = {"molotow": ("molotow_v0", "jass_env/Molotow-v0"),
            "molotow6": ("molotow6_v0", "jass_env/Molotow6-v0")}
 BOTS = {"heuristic": "agents.bots.molotow:MolotowHeuristic", "pimc": "agents.bots._first_discard:DiscardPIMC"}
 CHECKPOINTS = {"molotow": "molotow.pt"}
+SCORE_RANGE = rules.score_range
+MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = readers.MolotowReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
-           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "rules", "observation", "records", "render"]
+           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]

@@ -44,12 +44,13 @@ from jass_env.engine.state import (
     S_WEIS_POINTS,
     n_players,
 )
-from jass_env.engine.switches import RP_STOECK, RP_WEIS
+from jass_env.engine.switches import RP_STOECK, RP_WEIS, Rules
 from jass_env.engine.transitions import legal_in_card_play
 from jass_env.engine.weis import MAX_WEIS, player_weis, weis_summary
 
 from .._alone import add_round_to_game
 from .._first_discard import rules as first_discard
+from ..schieber.rules import card_points_bound, team_weis_bound
 
 STATE_FIELDS: tuple[tuple[str, int], ...] = ()
 
@@ -198,6 +199,24 @@ def score_hand(st: np.ndarray, rp: np.ndarray) -> None:
 
 
 # Python helpers
+def max_phase_actions(rules: Rules) -> int:
+    """No bidding: every action is a card."""
+    return 0
+
+
+def score_range(rules: Rules) -> tuple[int, int]:
+    """(lowest, highest) of a player's score in a hand: at least −(the largest hand Weis + Stöck),
+    at most every card at its highest value in any contract with the last trick's 5, plus the
+    largest table Weis of every trick and the table Stöck."""
+    hand_weis = table_weis_per_trick = 0
+    if rules.weis:                      # team_weis_bound of one hand (a team of 2 has one hand)
+        values = rules.sequence_values, rules.quad_values
+        hand_weis = team_weis_bound(rules.spec.hand_size, 2, *values)
+        table_weis_per_trick = team_weis_bound(rules.spec.players, 2, *values)
+    return (-(hand_weis + rules.stoeck),
+            card_points_bound(rules.spec.deck) + rules.spec.tricks * table_weis_per_trick + rules.stoeck)
+
+
 def table_weis_list(cards: int, trump: int | None, rp: np.ndarray) -> list[tuple[int, int]]:
     """(points, cards mask) of each table Weis of one trick's cards (``trump`` None: not fixed)."""
     buf = np.zeros((TABLE_WEIS_ROWS, 3), dtype=np.int64)

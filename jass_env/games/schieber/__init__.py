@@ -57,7 +57,10 @@ ENV_IDS = {"schieber": ("jass_v0", "jass_env/Jass-v0"),
 BOTS = {"heuristic": "agents.bots.schieber:HeuristicAgent", "pimc": "agents.bots.schieber:PIMCAgent",
         "search": ("agents.search.search:SearchAgent", ("schieber",))}
 CHECKPOINTS = {"schieber": "default.pt"}
+SCORE_RANGE = rules.score_range
+MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = None
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
-           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS", "rules", "observation", "records", "render"]
+           "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]

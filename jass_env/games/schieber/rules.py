@@ -17,7 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from jass_env.engine.cards import KING_QUEEN, ROUND_POINTS
+from jass_env.engine.cards import (
+    KING_QUEEN,
+    LAST_TRICK_BONUS,
+    N_CONTRACTS,
+    ROUND_POINTS,
+    card_values,
+    cards_of,
+)
 from jass_env.engine.jit import engine_inline
 from jass_env.engine.state import (
     PHASE_CONTRACT,
@@ -324,11 +331,30 @@ def team_weis_bound(hand_size: int, players: int, sequence_values: tuple[int, ..
     """An upper bound of one team's Weis points when each of its ``players // 2`` hands holds
     ``hand_size`` cards: a hand of h cards holds at most h // 3 runs of >= 3 cards (none longer than
     h) and h // 4 fours of a kind (9 cards: 3 and 2; Schieber for six's 6 cards: 2 and 1)."""
-    per_hand = (hand_size // 3 * max(sequence_values[:hand_size - 2])
-                + hand_size // 4 * max(v for _, v in quad_values))
+    runs = hand_size // 3 * max(sequence_values[:hand_size - 2]) if hand_size >= 3 else 0
+    per_hand = runs + hand_size // 4 * max(v for _, v in quad_values)
     return players // 2 * per_hand
+
+
+def card_points_bound(deck: int) -> int:
+    """An upper bound of the card points of a round of any game played with ``deck`` (a 36-bit
+    mask), whatever values each trick counts with: every card at its highest value in any
+    contract, and the last trick's 5."""
+    values = np.max([card_values(c) for c in range(N_CONTRACTS)], axis=0)
+    return int(sum(int(values[c]) for c in cards_of(deck))) + LAST_TRICK_BONUS
 
 
 def round_score_max(rules: Rules) -> int:
     """An upper bound of one team's score in one round (multiplier applied)."""
     return max(rules.multipliers) * (ROUND_POINTS + rules.match_bonus + weis_team_max(rules) + rules.stoeck)
+
+
+def max_phase_actions(rules: Rules) -> int:
+    """Forehand's push, then his partner's contract (without the push: forehand's contract)."""
+    return 2 if rules.push else 1
+
+
+def score_range(rules: Rules) -> tuple[int, int]:
+    """(lowest, highest) of one side's score in a round: 0 .. :func:`round_score_max` (the game's
+    ``SCORE_RANGE``; Sidi's too, one player a side)."""
+    return 0, round_score_max(rules)

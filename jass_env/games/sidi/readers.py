@@ -73,6 +73,9 @@ class SidiDraws(Draws):
             taken |= 1 << c
         return tuple(cards_of(rules.spec.deck & ~taken))
 
+    def outcome_name(self, rules: Rules, outcome: int) -> str:
+        return f"stock {card_name(outcome)}"
+
     def of(self, round: Any) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
         return tuple(int(rules.stock_card(round.state, i)) for i in range(STOCK_SIZE))
 

@@ -55,7 +55,7 @@ from jass_env.engine.state import (
     n_players,
     seat_after,
 )
-from jass_env.engine.switches import RP_STOECK, RP_WEIS
+from jass_env.engine.switches import RP_STOECK, RP_WEIS, Rules
 from jass_env.engine.transitions import legal_in_card_play
 from jass_env.engine.validate import StateChecks
 
@@ -313,6 +313,17 @@ def set_stock(st: np.ndarray, stock: list[int] | np.ndarray, rp: np.ndarray) -> 
     for i, c in enumerate(cards):
         st[S_SI_STOCK + i] = c
     open_trump(st, rp)
+
+
+def max_phase_actions(rules: Rules) -> int:
+    """The exchange of the trump 6, at most once a round."""
+    return 1
+
+
+def score_range(rules: Rules) -> tuple[int, int]:
+    """(lowest, highest) of a player's score in a round: Schieber's bound with one player a side
+    (his Weis from the 8 dealt cards, Stöck, the bonus for all 18 tricks)."""
+    return schieber.score_range(rules)
 
 
 #: the values each of the game's own fields may hold (GameSpec.state_ranges)
