@@ -267,11 +267,14 @@ def game_gym_env(game: str, **kwargs: Any) -> JassGymEnv:
 
 
 def _register() -> None:
-    """``gymnasium.make("jass_env/Jass-v0")`` and the id of every spec of the registry."""
+    """``gymnasium.make("jass_env/Jass-v0")`` and the id of every spec of the registry; their
+    ``gymnasium.make_vec`` builds :class:`jass_env.envs.gym_vector.JassVectorEnv` (mode
+    ``"vector_entry_point"``, the default) or vectorizes this env (``"sync"``, ``"async"``)."""
     for game in REGISTRY.values():
         for spec_name, (_, gym_id) in game.env_ids.items():
             if gym_id not in gymnasium.registry:
                 gymnasium.register(id=gym_id, entry_point="jass_env.envs.gym:game_gym_env",
+                                   vector_entry_point="jass_env.envs.gym_vector:game_vector_env",
                                    kwargs={"game": spec_name})
 
 

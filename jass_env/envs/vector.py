@@ -20,6 +20,11 @@ that finishes an
 episode reports it in ``done`` with the result (``final_score``, ``winner``); its observation is
 already the first one of the next episode.
 
+Part of the batch can move alone: ``step(actions, active=...)`` and ``sample_actions(active=...)``
+take a bool per game, and ``final_obs_seat`` keeps one seat's view of each finished episode's last
+position (:attr:`VectorJassEnv.final_obs`), which the single-seat Gymnasium vector environment
+(:mod:`jass_env.envs.gym_vector`) builds on.
+
 Every rule lives in the engine and the game's rules: the batch loops below (:func:`kernels`) are
 numba functions over the ``(num_envs, state_size)`` state array calling
 ``rewards.step_with_rewards``, the game's encoders, ``write_legal_mask`` and ``start_episode`` /
@@ -131,20 +136,21 @@ def _first_not_at_decision(states: np.ndarray, rp: np.ndarray) -> int:
 
 
 @engine_jit
-def _first_out_of_range(actions: np.ndarray, n_actions: int) -> int:
-    """Index of the first game whose action is outside 0..n_actions-1, -1 if none is (memory safety:
-    the engine indexes its arrays by the action, so this check runs even with ``check_actions=False``)."""
+def _first_out_of_range(actions: np.ndarray, n_actions: int, active: np.ndarray) -> int:
+    """Index of the first active game whose action is outside 0..n_actions-1, -1 if none is (memory
+    safety: the engine indexes its arrays by the action, so this check runs even with
+    ``check_actions=False``)."""
     for i in range(actions.shape[0]):
-        if actions[i] < 0 or actions[i] >= n_actions:
+        if active[i] and (actions[i] < 0 or actions[i] >= n_actions):
             return i
     return -1
 
 
 @engine_jit
-def _first_illegal(legal: np.ndarray, block: np.ndarray, actions: np.ndarray) -> int:
-    """Index of the first game whose action is not in its legal set, -1 if all are legal."""
+def _first_illegal(legal: np.ndarray, block: np.ndarray, actions: np.ndarray, active: np.ndarray) -> int:
+    """Index of the first active game whose action is not in its legal set, -1 if all are legal."""
     for i in range(legal.shape[0]):
-        if not in_legal_set(legal[i], block[i], actions[i]):
+        if active[i] and not in_legal_set(legal[i], block[i], actions[i]):
             return i
     return -1
 
@@ -171,8 +177,10 @@ def _step_one(game: int, i: int, st: np.ndarray, action: int, rp: np.ndarray, ki
               scale: float, is_match: bool, obs: np.ndarray, mask: np.ndarray, seat: np.ndarray,
               legal: np.ndarray, block: np.ndarray, rew: np.ndarray, done: np.ndarray,
               final_score: np.ndarray,
-              winner: np.ndarray, state_out: np.ndarray, want_state: bool) -> None:
-    """Game ``i``: apply, reward, auto-reset a finished episode, encode the next step."""
+              winner: np.ndarray, state_out: np.ndarray, want_state: bool, final_seat: int,
+              final_obs: np.ndarray) -> None:
+    """Game ``i``: apply, reward, auto-reset a finished episode (first encoding its last position
+    for ``final_seat`` into ``final_obs[i]`` when ``final_seat`` >= 0), encode the next step."""
     step_with_rewards(game, st, action, rp, kind, sign, scale, rew[i])
     finished = episode_over(game, st, rp)
     sides = final_score.shape[1]
@@ -180,6 +188,8 @@ def _step_one(game: int, i: int, st: np.ndarray, action: int, rp: np.ndarray, ki
         for s in range(sides):
             final_score[i, s] = state.match_score_of(st, s) if is_match else state.score_of(st, s)
         winner[i] = state.match_winner(st) if is_match else _round_winner(st, rp, sign)
+        if final_seat >= 0:
+            hooks.encode_observation(game, st, final_seat, rp, final_obs[i])
         start_episode(game, st, rp, is_match, -1)
     else:
         for s in range(sides):
@@ -187,6 +197,15 @@ def _step_one(game: int, i: int, st: np.ndarray, action: int, rp: np.ndarray, ki
         winner[i] = -1
     done[i] = finished
     _observe(game, st, rp, i, obs, mask, seat, legal, block, state_out, want_state)
+
+
+@engine_inline
+def _skip_one(i: int, rew: np.ndarray, done: np.ndarray, final_score: np.ndarray, winner: np.ndarray) -> None:
+    """Game ``i`` is not stepped: no reward, not done, no result (its state and observation stay)."""
+    rew[i, :] = 0.0
+    done[i] = False
+    final_score[i, :] = 0
+    winner[i] = -1
 
 
 @engine_jit
@@ -205,15 +224,23 @@ def _sample_one(i: int, legal: np.ndarray, block: np.ndarray, rng: np.ndarray, o
 
 
 @engine_jit
-def _sample_batch(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+def _sample_batch(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray,
+                  active: np.ndarray) -> None:
     for i in range(legal.shape[0]):
-        _sample_one(i, legal, block, rng, out)
+        if active[i]:
+            _sample_one(i, legal, block, rng, out)
+        else:
+            out[i] = NO_ACTION
 
 
 @compiled_parallel
-def _sample_batch_parallel(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+def _sample_batch_parallel(legal: np.ndarray, block: np.ndarray, rng: np.ndarray, out: np.ndarray,
+                           active: np.ndarray) -> None:
     for i in prange(legal.shape[0]):
-        _sample_one(i, legal, block, rng, out)
+        if active[i]:
+            _sample_one(i, legal, block, rng, out)
+        else:
+            out[i] = NO_ACTION
 
 
 class Kernels(NamedTuple):
@@ -230,9 +257,10 @@ class Kernels(NamedTuple):
 @cache
 def kernels(game: int) -> Kernels:
     """The compiled loops of the batched env for the game numbered ``game``. ``step`` and
-    ``step_parallel`` (games split over numba's threads) have one body: :func:`_step_one` per game,
-    after the first illegal action (with ``check``) or one outside the game's actions (without) is
-    looked for; they return that game's index and step no game, or -1."""
+    ``step_parallel`` (games split over numba's threads) have one body: :func:`_step_one` per
+    active game (:func:`_skip_one` for the others), after the first illegal action of an active game
+    (with ``check``) or one outside the game's actions (without) is looked for; they return that
+    game's index and step no game, or -1."""
 
     @compiled
     def reset(states, rng, dealers, rp, is_match, obs, mask, seat, legal, block, state_out,  # noqa: ANN001, ANN202
@@ -250,25 +278,36 @@ def kernels(game: int) -> Kernels:
             _observe(game, states[i], rp, i, obs, mask, seat, legal, block, state_out, want_state)
 
     @compiled
-    def step(states, actions, rp, kind, sign, scale, is_match, obs, mask, seat, legal, block,  # noqa: ANN001, ANN202
-             rew, done, final_score, winner, state_out, want_state, check):
-        bad = _first_illegal(legal, block, actions) if check else _first_out_of_range(actions, mask.shape[1])
+    def step(states, actions, active, rp, kind, sign, scale, is_match, obs, mask, seat, legal,  # noqa: ANN001, ANN202
+             block, rew, done, final_score, winner, state_out, want_state, final_seat, final_obs, check):
+        bad = (_first_illegal(legal, block, actions, active) if check
+               else _first_out_of_range(actions, mask.shape[1], active))
         if bad >= 0:
             return bad
         for i in range(states.shape[0]):
-            _step_one(game, i, states[i], actions[i], rp, kind, sign, scale, is_match, obs, mask, seat, legal,
-                      block, rew, done, final_score, winner, state_out, want_state)
+            if active[i]:
+                _step_one(game, i, states[i], actions[i], rp, kind, sign, scale, is_match, obs, mask, seat,
+                          legal, block, rew, done, final_score, winner, state_out, want_state, final_seat,
+                          final_obs)
+            else:
+                _skip_one(i, rew, done, final_score, winner)
         return -1
 
     @compiled_parallel
-    def step_parallel(states, actions, rp, kind, sign, scale, is_match, obs, mask, seat, legal,  # noqa: ANN001, ANN202
-                      block, rew, done, final_score, winner, state_out, want_state, check):
-        bad = _first_illegal(legal, block, actions) if check else _first_out_of_range(actions, mask.shape[1])
+    def step_parallel(states, actions, active, rp, kind, sign, scale, is_match, obs, mask, seat, legal,  # noqa: ANN001, ANN202
+                      block, rew, done, final_score, winner, state_out, want_state, final_seat, final_obs,
+                      check):
+        bad = (_first_illegal(legal, block, actions, active) if check
+               else _first_out_of_range(actions, mask.shape[1], active))
         if bad >= 0:
             return bad
         for i in prange(states.shape[0]):
-            _step_one(game, i, states[i], actions[i], rp, kind, sign, scale, is_match, obs, mask, seat, legal,
-                      block, rew, done, final_score, winner, state_out, want_state)
+            if active[i]:
+                _step_one(game, i, states[i], actions[i], rp, kind, sign, scale, is_match, obs, mask, seat,
+                          legal, block, rew, done, final_score, winner, state_out, want_state, final_seat,
+                          final_obs)
+            else:
+                _skip_one(i, rew, done, final_score, winner)
         return -1
 
     @compiled
@@ -321,11 +360,14 @@ class VectorJassEnv:
         loop. Each step ends at a barrier of all threads, so it only pays off with many games and
         cores that nothing else is using (on busy cores it is much slower than serial). The first
         use compiles the parallel kernels (about a minute, then cached).
+    final_obs_seat: a seat whose view of each finished episode's last position every step writes
+        into :attr:`final_obs` (row i where ``done[i]``), before the game's auto-reset deals the
+        next episode (a single-seat wrapper's terminal observation); None (default): not kept.
     """
 
     def __init__(self, num_envs: int, rules: str | Rules | None = None, episode: str | None = None,
                  reward: str = "points", check_actions: bool = True, state_obs: bool = False,
-                 parallel: bool = False) -> None:
+                 parallel: bool = False, final_obs_seat: int | None = None) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         self.num_envs = int(num_envs)
@@ -347,6 +389,13 @@ class VectorJassEnv:
         self.check_actions = bool(check_actions)
         self.state_obs = bool(state_obs)
         self.parallel = bool(parallel)
+        if final_obs_seat is not None and not (isinstance(final_obs_seat, (int, np.integer))
+                                               and not isinstance(final_obs_seat, bool)
+                                               and 0 <= final_obs_seat < self.players):
+            raise ValueError(f"final_obs_seat must be None or a seat 0..{self.players - 1}, "
+                             f"got {final_obs_seat!r}")
+        self.final_obs_seat = final_obs_seat
+        self._final_seat = -1 if final_obs_seat is None else int(final_obs_seat)
         self._step_kernel = self._kernels.step_parallel if parallel else self._kernels.step
         self._sample_kernel = _sample_batch_parallel if parallel else _sample_batch
         n = self.num_envs
@@ -363,6 +412,11 @@ class VectorJassEnv:
         self._winner = np.full(n, -1, dtype=np.int64)
         self._actions = np.zeros(n, dtype=np.int64)
         self._sampled = np.zeros(n, dtype=np.int64)
+        self._all_games = np.ones(n, dtype=np.bool_)
+        #: (num_envs, obs_dim) float32 with ``final_obs_seat``: row i, where the last step's ``done[i]``,
+        #: is that seat's observation of the finished episode's last position; stale elsewhere
+        self.final_obs = np.zeros((n if final_obs_seat is not None else 0, self.observation_dim),
+                                  dtype=np.float32)
         self._sample_rng = _rng_states(np.random.SeedSequence(), n)
         self._states_buf = np.zeros((n if state_obs else 0, self.state_dim), dtype=np.float32)
         self._started = False
@@ -424,10 +478,13 @@ class VectorJassEnv:
         self._started = True
         return VectorReset(self._obs, self._mask, self._seat)
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> VectorStep:
+    def step(self, actions: np.ndarray | Sequence[int], active: np.ndarray | None = None) -> VectorStep:
         """Apply one action (0..n_actions-1) per game for its seat to act; see :class:`VectorStep`.
 
         ``actions``: (num_envs,) integers (numpy array, list, or a CPU torch tensor).
+        ``active``: None (every game), or (num_envs,) bool: step only these games; the others keep
+        their position and observation, with zero rewards, ``done`` False and no result, and their
+        actions are not read.
         Raises :class:`IllegalActionError` (a ValueError) naming the first game with an illegal
         action (with ``check_actions=False``: an action outside the game's actions), its seat, the action and
         the legal actions; no game is stepped then.
@@ -442,14 +499,25 @@ class VectorJassEnv:
                 raise ValueError(f"actions must be integers 0..{self.num_actions - 1}, got dtype {a.dtype}")
             np.copyto(self._actions, a, casting="unsafe")
             a = self._actions
-        bad = self._step_kernel(self.game_states, a, self.rp, self._kind, self._sign, self._scale,
-                                self._is_match, self._obs,
+        bad = self._step_kernel(self.game_states, a, self._active(active), self.rp, self._kind, self._sign,
+                                self._scale, self._is_match, self._obs,
                                 self._mask, self._seat, self._legal, self._block, self._rewards, self._done,
                                 self._final_score, self._winner, self._states_buf, self.state_obs,
-                                self.check_actions)
+                                self._final_seat, self.final_obs, self.check_actions)
         if bad >= 0:
             raise self._illegal(bad, int(a[bad]))
         return self._result
+
+    def _active(self, active: np.ndarray | None) -> np.ndarray:
+        """The games a call works on: every game for None, else ``active`` checked to be (num_envs,) bool."""
+        if active is None:
+            return self._all_games
+        if not isinstance(active, np.ndarray) or active.dtype != np.bool_ or active.shape != (self.num_envs,):
+            what = (f"{active.dtype} {active.shape}" if isinstance(active, np.ndarray)
+                    else type(active).__name__)
+            raise ValueError(f"active must be None or a bool array of shape ({self.num_envs},) (one flag per "
+                             f"game), got {what}")
+        return np.ascontiguousarray(active)
 
     def _legal_int(self, i: int) -> int:
         """Game ``i``'s legal set as one Python int (bit a = action a)."""
@@ -464,17 +532,21 @@ class VectorJassEnv:
                                   f"legal: {legal}")
 
     # helpers
-    def sample_actions(self) -> np.ndarray:
+    def sample_actions(self, active: np.ndarray | None = None) -> np.ndarray:
         """A uniformly random legal action per game, (num_envs,) int64 (reused by the next call).
 
         Drawn in compiled code from the env's own per-game xorshift32 generators (seeded by
-        :meth:`reset`), so the games' deals are not affected.
+        :meth:`reset`), so the games' deals are not affected. ``active`` (None: every game, or
+        (num_envs,) bool): draw only for these games (the others' generators do not advance, and
+        their entries are ``NO_ACTION``), so each game's draws do not depend on the other games.
         """
         if not self._started:
             raise RuntimeError("call reset() before sample_actions()")
-        self._sample_kernel(self._legal, self._block, self._sample_rng, self._sampled)
-        if self._sampled.min() == NO_ACTION:
-            i = int(np.argmin(self._sampled))
+        act = self._active(active)
+        self._sample_kernel(self._legal, self._block, self._sample_rng, self._sampled, act)
+        missing = act & (self._sampled == NO_ACTION) if self._sampled.min() == NO_ACTION else None
+        if missing is not None and missing.any():
+            i = int(np.flatnonzero(missing)[0])
             raise RuntimeError(f"game {i} has no legal action: an illegal action was stepped with "
                                f"check_actions=False, which leaves a game meaningless; reset() or "
                                f"set_state() the games (check_actions=True refuses illegal actions)")
@@ -568,7 +640,8 @@ class VectorJassEnv:
                 "seat": self._seat, "legal": self._legal, "block": self._block, "rewards": self._rewards,
                 "done": self._done,
                 "final_score": self._final_score, "winner": self._winner, "actions": self._actions,
-                "sampled": self._sampled, "sample_rng": self._sample_rng, "states": self._states_buf}
+                "sampled": self._sampled, "sample_rng": self._sample_rng, "states": self._states_buf,
+                "all_games": self._all_games, "final_obs": self.final_obs}
 
     @property
     def bytes_per_game(self) -> float:
