@@ -343,3 +343,22 @@ def test_molotow5_rules_and_spaces() -> None:
     assert env.observation_space.dtype == np.float32
     obs, info = env.reset(seed=0)
     assert obs.dtype == np.float32 and info["action_mask"].shape == (5, rules.spec.n_actions)
+
+
+def test_copy_false_returns_the_same_values_in_buffers_it_reuses() -> None:
+    """copy=False: the values of copy=True (NEXT_STEP, whose ending steps rewrite rows), in one buffer."""
+    reused = JassVectorEnv(3, copy=False, autoreset_mode="NextStep")
+    fresh = JassVectorEnv(3, autoreset_mode="NextStep")
+    obs_r, info_r = reused.reset(seed=2)
+    obs_f, info_f = fresh.reset(seed=2)
+    first = obs_r
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        np.testing.assert_array_equal(obs_r, obs_f)
+        np.testing.assert_array_equal(info_r["action_mask"], info_f["action_mask"])
+        actions = _learner_actions(rng, info_f["action_mask"])
+        obs_r, rew_r, term_r, _, info_r = reused.step(actions)
+        obs_f, rew_f, term_f, _, info_f = fresh.step(actions)
+        np.testing.assert_array_equal(rew_r, rew_f)
+        np.testing.assert_array_equal(term_r, term_f)
+        assert obs_r is first and obs_f is not first

@@ -243,9 +243,8 @@ class JassVectorEnv(gymnasium.vector.VectorEnv):
         self._pending[:] = False
         self._ready = True
         self._play_others(None, None)
-        self._obs[:] = self._now.obs
-        self._mask[:] = self._now.mask
-        return self._out(self._obs), self._info({})
+        obs, mask = self._fresh(self._now.obs, self._obs), self._fresh(self._now.mask, self._mask)
+        return obs, self._info({}, mask)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One decision of the learning seat in every game: ``actions`` int ``(num_envs,)`` (numpy,
@@ -261,8 +260,7 @@ class JassVectorEnv(gymnasium.vector.VectorEnv):
         self._record_ends(out, ended)
         self._play_others(self._rewards, ended)
         self._terminated[:] = ended
-        self._obs[:] = self._now.obs
-        self._mask[:] = self._now.mask
+        obs, mask = self._fresh(self._now.obs, self._obs), self._fresh(self._now.mask, self._mask)
         info: dict[str, Any] = {}
         ends = self._ends_info(ended) if ended.any() else {}
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
@@ -273,12 +271,12 @@ class JassVectorEnv(gymnasium.vector.VectorEnv):
                 info.update({"final_obs": final_obs, "_final_obs": ended.copy(), "final_info": ends,
                              "_final_info": ended.copy()})
         else:
-            self._obs[ended] = self._final_obs[ended]
-            self._mask[ended] = False
+            obs[ended] = self._final_obs[ended]
+            mask[ended] = False
             info.update(ends)
             self._pending[:] = ended
-        return (self._out(self._obs), self._out(self._rewards), self._out(self._terminated),
-                self._out(self._truncated), self._info(info))
+        return (obs, self._fresh(self._rewards), self._fresh(self._terminated), self._fresh(self._truncated),
+                self._info(info, mask))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._ready = False
@@ -390,12 +388,19 @@ class JassVectorEnv(gymnasium.vector.VectorEnv):
             out[j] = a
         return out
 
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
+    def _fresh(self, array: np.ndarray, buffer: np.ndarray | None = None) -> np.ndarray:
+        """What a call returns of ``array``: a copy (``copy=True``), else ``buffer`` (our own,
+        overwritten by the next call) filled with it, or ``array`` itself."""
+        if self.copy:
+            return array.copy()
+        if buffer is None:
+            return array
+        buffer[:] = array
+        return buffer
 
-    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
-        info["action_mask"] = self._out(self._mask)
-        info["_action_mask"] = self._all_true.copy() if self.copy else self._all_true
+    def _info(self, info: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
+        info["action_mask"] = mask
+        info["_action_mask"] = self._fresh(self._all_true)
         return info
 
     def __repr__(self) -> str:
