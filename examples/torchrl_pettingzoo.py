@@ -13,10 +13,10 @@ group's ``"mask"`` marks it.
 Groups (``--groups``): TorchRL stacks the seats of a group into one tensordict, so one network runs
 over a group at once and each group can have its own policy.
 
-* ``side`` (:func:`side_group_map`, the default here): the game's scoring sides. Team games get
-  ``team_0`` (seats 0, 2, ...) and ``team_1`` (seats 1, 3, ...), the partners who share a reward
-  (``GameSpec.side_of``); games played alone get one group per seat. A learning team against a
-  fixed opponent is then one group against another.
+* ``side`` (:func:`agents.torchrl_adapter.side_group_map`, the default here): the game's scoring
+  sides. Team games get ``team_0`` (seats 0, 2, ...) and ``team_1`` (seats 1, 3, ...), the partners
+  who share a reward (``GameSpec.side_of``); games played alone get one group per seat. A learning
+  team against a fixed opponent is then one group against another.
 * ``all``: every seat in one group ``agents`` (``MarlGroupMapType.ALL_IN_ONE_GROUP``), for one
   policy shared by every seat (self-play).
 * ``seat``: one group per seat (``ONE_GROUP_PER_AGENT``), TorchRL's default for AEC environments.
@@ -81,6 +81,8 @@ try:
     from torchrl.envs.libs.pettingzoo import PettingZooWrapper
     from torchrl.envs.utils import ExplorationType, MarlGroupMapType, set_exploration_type
     from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor
+
+    from agents.torchrl_adapter import side_group_map
 except ImportError as e:  # pragma: no cover - exercised only without the library
     raise ImportError(f"this example needs TorchRL ({e}); install it with pip install -e '.[torchrl]' "
                       "(or pip install 'torchrl>=0.14,<0.15' 'tensordict>=0.14,<0.15')") from None
@@ -95,18 +97,6 @@ OBSERVATION = ("observation", "observation")
 ROUND_STEP_CAP = 256
 #: weights of the value's squared error and of the policy's entropy in the training loss
 VALUE_COEF, ENTROPY_COEF = 0.5, 0.01
-
-
-def side_group_map(rules: str | Rules) -> dict[str, list[str]]:
-    """The seats grouped by scoring side: ``team_0``/``team_1`` in team games (seats ``p`` with
-    ``side_of(p)`` 0 and 1), one group per seat named after it in games played alone."""
-    spec = make_rules(rules).spec
-    if spec.sides == spec.players:
-        return {f"player_{p}": [f"player_{p}"] for p in range(spec.players)}
-    groups: dict[str, list[str]] = {}
-    for p in range(spec.players):
-        groups.setdefault(f"team_{spec.side_of(p)}", []).append(f"player_{p}")
-    return groups
 
 
 def group_map(rules: str | Rules, grouping: str) -> dict[str, list[str]] | MarlGroupMapType:
@@ -148,12 +138,14 @@ class UniformLogits(nn.Module):
         return obs.new_zeros((*obs.shape[:-1], self.n_actions))
 
 
-def masked_actor(net: nn.Module, group: str) -> ProbabilisticActor:
-    """An actor for group ``group``: ``net`` maps the group's observations ``[..., k, O]`` to logits
-    ``[..., k, A]``; the action is drawn from the masked categorical (illegal actions have
-    probability 0), its log-probability written to ``(group, "log_prob")``. Sampled under
-    ``ExplorationType.RANDOM``, the most probable legal action under ``DETERMINISTIC``."""
-    module = TensorDictModule(net, in_keys=[(group, *OBSERVATION)], out_keys=[(group, "logits")])
+def masked_actor(net: nn.Module, group: str,
+                 observation: tuple[str, ...] = OBSERVATION) -> ProbabilisticActor:
+    """An actor for group ``group``: ``net`` maps the group's observations ``[..., k, O]`` (at
+    ``(group, *observation)``) to logits ``[..., k, A]``; the action is drawn from the masked
+    categorical over ``(group, "action_mask")`` (illegal actions have probability 0), its
+    log-probability written to ``(group, "log_prob")``. Sampled under ``ExplorationType.RANDOM``,
+    the most probable legal action under ``DETERMINISTIC``."""
+    module = TensorDictModule(net, in_keys=[(group, *observation)], out_keys=[(group, "logits")])
     return ProbabilisticActor(module, in_keys={"logits": (group, "logits"), "mask": (group, "action_mask")},
                               out_keys=[(group, "action")], distribution_class=MaskedCategorical,
                               return_log_prob=True, log_prob_key=(group, "log_prob"),
@@ -165,9 +157,10 @@ def policy_net(obs_dim: int, n_actions: int, hidden: Sequence[int] = (128,)) -> 
     return MLP(in_features=obs_dim, out_features=n_actions, num_cells=list(hidden), activation_class=nn.ReLU)
 
 
-def group_policy(nets: dict[str, nn.Module]) -> TensorDictSequential:
+def group_policy(nets: dict[str, nn.Module],
+                 observation: tuple[str, ...] = OBSERVATION) -> TensorDictSequential:
     """One masked actor per group (``nets``: group -> its network; one network may serve several)."""
-    return TensorDictSequential(*(masked_actor(net, group) for group, net in nets.items()))
+    return TensorDictSequential(*(masked_actor(net, group, observation) for group, net in nets.items()))
 
 
 def acting_seats(td: TensorDictBase, group: str) -> tuple[torch.Tensor, torch.Tensor]:

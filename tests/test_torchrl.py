@@ -1,12 +1,16 @@
-"""TorchRL's wrappers on the project's games (examples/torchrl_pettingzoo.py, examples/torchrl_openspiel.py).
+"""TorchRL's wrappers on the project's games (examples/torchrl_pettingzoo.py, examples/torchrl_openspiel.py,
+agents/torchrl_adapter.py).
 
 Through ``PettingZooWrapper(use_mask=True)`` the AEC environment plays rounds in which only the
 seat to move acts, only legal actions are taken, every seat's reward of every step is the
-environment's, and the round's end is the wrapper's ``done``. Checked against the project's
-environment replayed with the same actions, on Schieber (four players in two teams) and
-Differenzler for three (three players alone).
+environment's, and the round's end is the wrapper's ``done``. Through ``OpenSpielEnv`` with
+``OpenSpielMasks`` a round's deal, masks, observations and actions are the AEC environment's
+round, and its end pays each side's round score, the same as the environment's rewards. Both are
+checked against the project's environment replayed with the same deal and actions, on Schieber
+(four players in two teams) and Differenzler for three (three players alone).
 
-Skipped when torchrl is not installed (``pip install -e ".[torchrl]"``).
+Skipped when torchrl is not installed (``pip install -e ".[torchrl]"``); the OpenSpiel tests also
+when open_spiel is not.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ pytest.importorskip("torchrl")
 
 import torch  # noqa: E402
 
+from agents.torchrl_adapter import side_group_map  # noqa: E402
 from examples.torchrl_pettingzoo import (  # noqa: E402
     OBSERVATION,
     acting_seats,
@@ -25,7 +30,6 @@ from examples.torchrl_pettingzoo import (  # noqa: E402
     make_env,
     policy_net,
     returns_to_go,
-    side_group_map,
     train,
 )
 from jass_env.envs.aec import raw_env  # noqa: E402
@@ -152,3 +156,74 @@ def test_command_line_rolls_out_trains_and_evaluates(capsys):
                  "--eval-deals", "2"]) == 0
     out = capsys.readouterr().out
     assert '"actions_legal": true' in out and "vs random" in out
+
+
+# OpenSpiel: OpenSpielEnv("python_jass_<preset>") with agents.torchrl_adapter.OpenSpielMasks
+def _aec_rewards_from_scores(preset: str, scores: list[float]) -> list[float]:
+    """The AEC environment's "points" rewards of a round from the OpenSpiel returns (each player's
+    side's score, higher is better), as jass_env.envs.rewards states them: two sides get the
+    difference of their scores / 157; players alone their score minus the table's mean, / 157."""
+    if preset == "schieber":
+        return [(scores[p] - scores[(p + 1) % 4]) / 157 for p in range(4)]
+    mean = sum(scores) / len(scores)
+    return [(s - mean) / 157 for s in scores]
+
+
+@pytest.mark.parametrize("preset,players", PRESETS)
+def test_openspiel_rollout_is_the_projects_round(preset, players):
+    """A random round through OpenSpielEnv, its deal recorded, replayed on the AEC environment."""
+    pytest.importorskip("pyspiel")
+    from agents.openspiel.deal import deal_from_outcomes, round_of
+    from examples.torchrl_openspiel import RecordingChanceSampler, make_env
+
+    sampler = RecordingChanceSampler(seed=SEED)
+    env = make_env(preset, chance_sampler=sampler)
+    sampler.outcomes.clear()                   # the deal made at construction; the rollout deals anew
+    torch.manual_seed(0)
+    td = env.rollout(200, break_when_any_done=True)
+    assert bool(td["next", "done"][-1]) and not td["next", "done"][:-1].any()
+    ref = raw_env(preset)
+    ref.set_state(round_of(preset, deal_from_outcomes(preset, sampler.outcomes)).state)
+    where = _seat_columns(td, env)
+    assert len(where) == players
+    for t in range(td.shape[0]):
+        seat = ref.agent_selection
+        assert int(td["current_player"][t]) == ref.possible_agents.index(seat)
+        marked = [s for s, (g, i) in where.items() if td[g, "mask"][t, i]]
+        assert marked == [seat]
+        g, i = where[seat]
+        assert torch.equal(td[g, "action_mask"][t, i], torch.as_tensor(ref.observe(seat)["action_mask"] == 1))
+        for s, (gs, js) in where.items():
+            assert torch.equal(td[gs, "observation"][t, js], torch.as_tensor(ref.observe(s)["observation"]))
+        action = int(td[g, "action"][t, i])
+        assert ref.legal_actions_mask() >> action & 1, f"step {t}: illegal action {action}"
+        ref.step(action)
+        last = t == td.shape[0] - 1
+        assert all(ref.terminations.values()) == last
+        rewards = [float(td["next", where[s][0], "reward"][t, where[s][1]]) for s in ref.possible_agents]
+        if not last:
+            assert rewards == [0.0] * players          # OpenSpiel's games pay at the end only
+    expected = _aec_rewards_from_scores(preset, rewards)
+    assert expected == pytest.approx([ref.rewards[s] for s in ref.possible_agents], abs=1e-6)
+
+
+def test_openspiel_masks_refuse_another_environment():
+    pytest.importorskip("pyspiel")
+    from torchrl.envs import TransformedEnv
+
+    from agents.torchrl_adapter import OpenSpielMasks
+
+    with pytest.raises(TypeError, match="needs an OpenSpielWrapper"):
+        TransformedEnv(make_env("schieber", "side", seed=SEED), OpenSpielMasks()).reset()
+
+
+@pytest.mark.parametrize("preset,parametrized", [("schieber", False), ("differenzler3", True)])
+def test_openspiel_command_line_plays_legally(capsys, preset, parametrized):
+    pytest.importorskip("pyspiel")
+    from examples.torchrl_openspiel import main as openspiel_main
+
+    argv = ["--rules", preset, "--steps", "10"] + (["--parametrized"] if parametrized else [])
+    assert openspiel_main(argv) == 0
+    out = capsys.readouterr().out
+    assert '"actions_legal": true' in out
+    assert ("python_jass(rules=differenzler3)" if parametrized else '"python_jass_schieber"') in out
