@@ -10,8 +10,11 @@ in team games, his own when everyone plays alone) in the direction of the game's
 as it is where a higher score is better, negated where a lower one is (Differenzler's penalty,
 Molotow's points). The units are the game's: card points with Weis, Stöck, bonus and multiplier
 (Schieber, Sidi, Coiffeur's row), points of the penalty (Differenzler), Striche − Nullen
-(Mittlere). No game's scores add to a constant (Weis, Stöck, bonuses and multipliers in the team
-games; penalties and ties in the others), so every game is ``GENERAL_SUM``.
+(Mittlere). The utility type follows the game's ``SCORE_SUM``: where the sides' scores add up to
+a constant it is ``CONSTANT_SUM`` (``ZERO_SUM`` for 0) with that utility sum (Schieber's
+``tournament`` preset: no Weis, Stöck or bonus, the teams share 157 points, 314 over the four
+players); everywhere else ``GENERAL_SUM`` (Weis, Stöck, bonuses and multipliers in the team games,
+penalties and ties in the others vary the sum).
 
 Observations (the game's default observers):
 
@@ -60,14 +63,17 @@ def game_name(preset: str) -> str:
 
 
 def game_type(short_name: str, long_name: str, min_players: int, max_players: int,
-              parameters: dict[str, Any]) -> pyspiel.GameType:
-    """The OpenSpiel facts shared by every Jass game (module docstring)."""
+              parameters: dict[str, Any], total: float | None = None) -> pyspiel.GameType:
+    """The OpenSpiel facts of a Jass game (module docstring); ``total``: the utilities' constant
+    sum, None when they have none."""
+    kinds = pyspiel.GameType.Utility
+    utility = kinds.GENERAL_SUM if total is None else kinds.ZERO_SUM if total == 0 else kinds.CONSTANT_SUM
     return pyspiel.GameType(
         short_name=short_name, long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max_players, min_num_players=min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
@@ -83,7 +89,19 @@ PARAMETRIZED_TYPE = game_type(GAME_NAME, "Jass (a preset's rules, one round)", M
 def preset_type(preset: str) -> pyspiel.GameType:
     """The game type of ``python_jass_<preset>`` (no parameters)."""
     players = PRESETS[preset].spec.players
-    return game_type(game_name(preset), f"Jass {preset} (one round)", players, players, {})
+    return game_type(game_name(preset), f"Jass {preset} (one round)", players, players, {},
+                     utility_sum(PRESETS[preset]))
+
+
+def utility_sum(rules: Rules) -> float | None:
+    """What the players' utilities add up to in every terminal state, None when not a constant:
+    the game's ``SCORE_SUM`` of the sides, each side's score counted once per player of it."""
+    score_sum = game_of(rules).score_sum
+    total = score_sum(rules) if score_sum is not None else None
+    if total is None:
+        return None
+    spec = rules.spec
+    return float(game_of(rules).sign * total * spec.players // spec.sides)
 
 
 @dataclass(frozen=True)
@@ -136,7 +154,6 @@ class JassGame(pyspiel.Game):
                                  f"use {GAME_NAME}(rules={preset}) for the parametrized game")
             gtype, resolved = preset_type(preset), PRESETS[preset]
         else:
-            gtype = PARAMETRIZED_TYPE
             if rules is None:
                 name = params.get("rules", DEFAULT_PRESET)
                 if name not in PRESETS:
@@ -145,11 +162,14 @@ class JassGame(pyspiel.Game):
             else:
                 resolved = make_rules(rules)
             params = {"rules": resolved.name}
+            gtype = game_type(GAME_NAME, PARAMETRIZED_TYPE.long_name, MIN_PLAYERS, MAX_PLAYERS,
+                              {"rules": DEFAULT_PRESET}, utility_sum(resolved))
         self.facts = Facts.of(resolved)
         low, high = self.facts.utility_range()
         info = pyspiel.GameInfo(num_distinct_actions=resolved.spec.n_actions,
                                 max_chance_outcomes=MAX_CHANCE_OUTCOMES, num_players=resolved.spec.players,
-                                min_utility=low, max_utility=high, max_game_length=self.facts.max_moves)
+                                min_utility=low, max_utility=high, utility_sum=utility_sum(resolved),
+                                max_game_length=self.facts.max_moves)
         super().__init__(gtype, info, params)
 
     @property
@@ -408,4 +428,4 @@ class JassObserver:
 
 
 __all__ = ["GAME_NAME", "JassGame", "JassState", "JassObserver", "Facts", "game_name", "game_type",
-           "preset_type", "preset_game_class", "PARAMETRIZED_TYPE", "dealing_text"]
+           "preset_type", "preset_game_class", "utility_sum", "PARAMETRIZED_TYPE", "dealing_text"]

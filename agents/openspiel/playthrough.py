@@ -60,7 +60,8 @@ def playthrough(preset: str, seed: int = SEED) -> str:
     state = game.new_initial_state()
     rng = np.random.default_rng(seed)
     lines = [f"game: {game}", f"seed: {seed}", f"max_game_length: {game.max_game_length()}",
-             f"utility: {game.min_utility():g} .. {game.max_utility():g}"]
+             f"utility: {game.get_type().utility.name} {game.min_utility():g} .. {game.max_utility():g}"
+             + (f", sum {game.utility_sum():g}" if game.get_type().utility.name != "GENERAL_SUM" else "")]
     shown = False
     while not state.is_terminal():
         if state.is_chance_node():

@@ -39,6 +39,8 @@ READERS         the class of its own readers of a round (``round.sheets``, ``rou
                 made with the round (:class:`jass_env.round.Round`), or None
 SCORE_RANGE     optional: a function of the rules giving (lowest, highest) of one side's score in a
                 round (its units; :attr:`Game.score_range`); default: no bound known
+SCORE_SUM       optional: a function of the rules giving the constant that the sides' round scores
+                always add up to, or None; default: they do not add up to a constant
 MAX_PHASE_ACTIONS  optional: a function of the rules giving the most actions that are not cards
                 (contracts, pushes, predictions, declarations, exchanges) in one round;
                 default: not known
@@ -141,6 +143,8 @@ class Game:
     draws: Draws = field(repr=False, default=NO_DRAWS)
     #: (rules) -> (lowest, highest) of one side's round score, None when the game gives no bound
     score_range: Callable[[Rules], tuple[int, int]] | None = field(repr=False, default=None)
+    #: (rules) -> the constant the sides' round scores add up to (None: not constant), or None
+    score_sum: Callable[[Rules], int | None] | None = field(repr=False, default=None)
     #: (rules) -> the most phase actions (not cards) in one round, None when the game does not say
     max_phase_actions: Callable[[Rules], int] | None = field(repr=False, default=None)
 
@@ -214,4 +218,5 @@ def load(package: ModuleType) -> Game:
                 readers=facts["READERS"],
                 rules=package.rules, observation=package.observation, records=package.records,
                 render=package.render, draws=draws, score_range=getattr(package, "SCORE_RANGE", None),
+                score_sum=getattr(package, "SCORE_SUM", None),
                 max_phase_actions=getattr(package, "MAX_PHASE_ACTIONS", None))

@@ -13,7 +13,7 @@ folder and one line of ``tests/conftest.py``, which imports it, so every test ov
 
 import sys
 
-from jass_env.engine.cards import CARD_ACTION_NAMES, CONTRACTS
+from jass_env.engine.cards import CARD_ACTION_NAMES, CONTRACTS, ROUND_POINTS
 from jass_env.engine.spec import TEAMS_NONE, GameSpec, register_spec
 from jass_env.engine.switches import rules_for
 from jass_env.games import register
@@ -48,6 +48,24 @@ ENV_IDS = {"zwei": ("zwei_v0", "jass_env/Zwei-v0")}
 BOTS = {"heuristic": "tests.toy_game.bots:ZweiHeuristic"}
 CHECKPOINTS: dict[str, str] = {}
 READERS = None
+
+
+def score_range(rules: object) -> tuple[int, int]:
+    """A player's card points: 0 .. 157 (the 24 cards' 152 and the last trick's 5)."""
+    return 0, ROUND_POINTS
+
+
+def score_sum(rules: object) -> int:
+    """The two players' card points always add up to 157."""
+    return ROUND_POINTS
+
+
+def max_phase_actions(rules: object) -> int:
+    """Forehand names trump."""
+    return 1
+
+
+SCORE_RANGE, SCORE_SUM, MAX_PHASE_ACTIONS = score_range, score_sum, max_phase_actions
 
 register(sys.modules[__name__])
 

@@ -58,9 +58,10 @@ BOTS = {"heuristic": "agents.bots.schieber:HeuristicAgent", "pimc": "agents.bots
         "search": ("agents.search.search:SearchAgent", ("schieber",))}
 CHECKPOINTS = {"schieber": "default.pt"}
 SCORE_RANGE = rules.score_range
+SCORE_SUM = rules.score_sum
 MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = None
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
-           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]
+           "SCORE_RANGE", "SCORE_SUM", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]

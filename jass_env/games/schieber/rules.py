@@ -24,6 +24,7 @@ from jass_env.engine.cards import (
     ROUND_POINTS,
     card_values,
     cards_of,
+    contract_id,
 )
 from jass_env.engine.jit import engine_inline
 from jass_env.engine.state import (
@@ -347,6 +348,22 @@ def card_points_bound(deck: int) -> int:
 def round_score_max(rules: Rules) -> int:
     """An upper bound of one team's score in one round (multiplier applied)."""
     return max(rules.multipliers) * (ROUND_POINTS + rules.match_bonus + weis_team_max(rules) + rules.stoeck)
+
+
+def score_sum(rules: Rules) -> int | None:
+    """The constant the two sides' round scores add up to, None when it varies (the game's
+    ``SCORE_SUM``; Sidi's too). Without Weis, Stöck and the Match bonus every card point of the
+    round is scored once, times the contract's multiplier: constant when that product is the same
+    for every contract the rules allow (the ``tournament`` preset: 157)."""
+    if rules.weis or rules.stoeck or rules.match_bonus:
+        return None
+    totals = set()
+    for name in rules.contracts:
+        c = contract_id(name)
+        values = card_values(c, rules.ou_card_values)
+        points = sum(int(values[card]) for card in cards_of(rules.spec.deck)) + LAST_TRICK_BONUS
+        totals.add(rules.multipliers[c] * points)
+    return totals.pop() if len(totals) == 1 else None
 
 
 def max_phase_actions(rules: Rules) -> int:

@@ -42,10 +42,12 @@ ENV_IDS = {"sidi": ("sidi_v0", "jass_env/Sidi-v0")}
 BOTS = {"heuristic": "agents.bots.sidi:SidiHeuristic", "pimc": "agents.bots.sidi:SidiPIMC"}
 CHECKPOINTS = {"sidi": "sidi.pt"}
 SCORE_RANGE = rules.score_range
+SCORE_SUM = rules.score_sum
 MAX_PHASE_ACTIONS = rules.max_phase_actions
 DRAWS = readers.SidiDraws()
 READERS = readers.SidiReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
-           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "DRAWS", "rules", "observation", "records", "render"]
+           "SCORE_RANGE", "SCORE_SUM", "MAX_PHASE_ACTIONS", "DRAWS", "rules", "observation", "records",
+           "render"]

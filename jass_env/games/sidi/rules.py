@@ -320,6 +320,12 @@ def max_phase_actions(rules: Rules) -> int:
     return 1
 
 
+def score_sum(rules: Rules) -> int | None:
+    """What the two players' round scores add up to: Schieber's rule, one player a side (None
+    with Weis, Stöck or the bonus for all 18 tricks, as in the preset)."""
+    return schieber.score_sum(rules)
+
+
 def score_range(rules: Rules) -> tuple[int, int]:
     """(lowest, highest) of a player's score in a round: Schieber's bound with one player a side
     (his Weis from the 8 dealt cards, Stöck, the bonus for all 18 tricks)."""
