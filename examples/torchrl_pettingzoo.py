@@ -92,8 +92,8 @@ GROUPINGS = ("side", "all", "seat")
 #: "observation" entry under the group's "observation" (the "action_mask" entry becomes the
 #: group's "action_mask")
 OBSERVATION = ("observation", "observation")
-#: the most steps a round can take in any game of the family (tricks of every seat plus the phase
-#: actions before card play, with room to spare); a rollout that does not end by then is an error
+#: more steps than one round of any game of the family takes (at most 36 cards played plus the
+#: phase actions before card play); a round that does not end by then is an error
 ROUND_STEP_CAP = 256
 #: weights of the value's squared error and of the policy's entropy in the training loss
 VALUE_COEF, ENTROPY_COEF = 0.5, 0.01
@@ -256,7 +256,7 @@ def train(rules: str | Rules = "schieber", rounds: int = 1200, rounds_per_update
     rules = make_rules(rules)
     torch.manual_seed(seed)
     reward = "tricks" if "tricks" in reward_kinds(rules) else "points"
-    env = make_env(rules, "side", seed=seed, reward=reward)
+    env = make_env(rules, "side", seed=seed, reward=reward, episode="round")
     learner = next(g for g, seats in env.group_map.items() if "player_0" in seats)   # side 0
     obs_dim = env.observation_spec[(learner, *OBSERVATION)].shape[-1]
     n_actions = env.full_action_spec[learner, "action"].space.n

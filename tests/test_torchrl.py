@@ -151,6 +151,12 @@ def test_training_updates_the_policy():
     assert not all(torch.equal(a, b) for a, b in zip(kept["net"].parameters(), moved["net"].parameters()))
 
 
+def test_training_plays_single_rounds_of_a_game_whose_episode_is_a_match():
+    # Coiffeur's environments play a whole game by default; an update's batch is whole rounds
+    out = train("coiffeur", rounds=1, rounds_per_update=1, hidden=(8,), seed=0)
+    assert len(out["curve"]) == 1
+
+
 def test_command_line_rolls_out_trains_and_evaluates(capsys):
     assert main(["--rules", "schieber", "--steps", "5", "--train-rounds", "2", "--rounds-per-update", "1",
                  "--eval-deals", "2"]) == 0
