@@ -60,7 +60,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from jass_env.engine.switches import Rules  # noqa: E402
-from jass_env.games import PRESETS, make_rules  # noqa: E402
+from jass_env.games import PRESETS, make_rules, overrides  # noqa: E402
 
 try:
     from tensordict import TensorDictBase
@@ -101,9 +101,13 @@ def make_env(rules: str | Rules = "schieber", seed: int | None = None, parametri
     actions, :class:`OpenSpielMasks`. ``parametrized`` loads ``python_jass(rules=<preset>)`` instead of
     ``python_jass_<preset>`` (the same game); ``seed`` seeds the wrapper's chance generator (unless
     ``chance_sampler`` replaces it)."""
-    preset = make_rules(rules).name
+    resolved = make_rules(rules)
+    preset = resolved.name
     if preset not in PRESETS:
         raise ValueError(f"the OpenSpiel games are the presets ({', '.join(PRESETS)}); got rules {preset!r}")
+    if PRESETS[preset] != resolved:
+        raise ValueError(f"the OpenSpiel games play the presets as they are; rules {preset!r} come with "
+                         f"switches changed: {overrides(resolved)}")
     name = f"{GAME_NAME}(rules={preset})" if parametrized else game_name(preset)
     env = OpenSpielEnv(name, group_map=side_group_map(preset), categorical_actions=True,
                        chance_sampler=chance_sampler)

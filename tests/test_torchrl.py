@@ -223,6 +223,15 @@ def test_openspiel_masks_refuse_another_environment():
         TransformedEnv(make_env("schieber", "side", seed=SEED), OpenSpielMasks()).reset()
 
 
+def test_openspiel_example_refuses_rules_that_are_no_preset():
+    pytest.importorskip("pyspiel")
+    from examples.torchrl_openspiel import make_env as openspiel_env
+
+    # the game would play the preset, not the rules asked for
+    with pytest.raises(ValueError, match="switches changed: {'stoeck': 0}"):
+        openspiel_env(make_rules("schieber", stoeck=0))
+
+
 @pytest.mark.parametrize("preset,parametrized", [("schieber", False), ("differenzler3", True)])
 def test_openspiel_command_line_plays_legally(capsys, preset, parametrized):
     pytest.importorskip("pyspiel")
