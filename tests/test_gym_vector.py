@@ -362,3 +362,15 @@ def test_copy_false_returns_the_same_values_in_buffers_it_reuses() -> None:
         np.testing.assert_array_equal(rew_r, rew_f)
         np.testing.assert_array_equal(term_r, term_f)
         assert obs_r is first and obs_f is not first
+
+
+def test_the_ppo_example_runs_a_few_updates() -> None:
+    """examples/gym_vector_ppo.py end to end at a tiny size: rollouts, updates, both evaluations."""
+    pytest.importorskip("torch")
+    from examples.gym_vector_ppo import Config, train
+
+    result = train(Config(num_envs=16, num_steps=8, total_timesteps=3 * 16 * 8, eval_games=16))
+    assert result["steps"] == 3 * 16 * 8
+    for which in ("random_learner", "before", "after"):
+        figures = result[which]
+        assert np.isfinite(figures["mean_return"]) and 0.0 <= figures["win_rate"] <= 1.0
