@@ -348,6 +348,55 @@ def test_sidi_information_state_remembers_which_cards_were_dealt_and_which_drawn
     pytest.fail("no deal found where the observation alone cannot tell the two apart")
 
 
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_state_resampled_from_an_information_state_shows_the_player_the_same(preset: str) -> None:
+    """resample_from_infostate draws a state the player cannot tell from this one: the same
+    information-state string and tensor, the same moves; another deal of the hidden cards."""
+    game = load(preset)
+    rng = np.random.default_rng(6)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state, moves, checked = game.new_initial_state(), 0, 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+            continue
+        if moves in (1, game.max_game_length() // 2):
+            player = state.current_player()
+            other = state.resample_from_infostate(player, sampler)
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert other.information_state_tensor(player) == state.information_state_tensor(player)
+            assert other.moves == state.moves
+            checked += 1
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+        moves += 1
+    assert checked == 2
+    with pytest.raises(ValueError, match="still dealing"):
+        game.new_initial_state().resample_from_infostate(0, sampler)
+
+
+def test_a_seats_text_before_trick_1_does_not_tell_whether_anyone_has_a_weis() -> None:
+    """Weis are shown after trick 1 (docs/rules.md); before, a seat's view is the same whether
+    another team holds one or not."""
+    game = load("schieber")
+    hands = [Round("schieber", seed=31).dealt_hand(p) for p in range(4)]
+    assert {"SQ", "SJ", "S10", "S9", "S8"} <= set(hands[0]) and "D10" in hands[1]   # ♠8-Q: a Weis of 100
+    # player 0 gives ♠10 for player 1's ♦10: nobody holds a Weis then
+    swapped = [[c for c in hands[0] if c != "S10"] + ["D10"], [c for c in hands[1] if c != "D10"] + ["S10"],
+               *hands[2:]]
+    views = []
+    for cards in (hands, swapped):
+        deal = deal_of(Round("schieber", hands=cards, dealer=3))
+        state = deal_state(game, outcomes_of("schieber", deal))
+        state.apply_action(36 + 1)                                     # forehand (0) names hearts
+        views.append(state.observation_string(3))
+        weis_team = state.round.weis_team
+    assert weis_team is None                                            # the swapped deal: no Weis
+    assert "Weis: shown after trick 1" in views[0]
+    assert views[0] == views[1]
+
+
 # serialization, parameters, errors
 def test_serialized_states_load_back_and_pickle() -> None:
     game = pyspiel.load_game("python_jass", {"rules": "differenzler"})

@@ -50,6 +50,7 @@ from jass_env.round import Round
 
 from ..table import hidden_from
 from .deal import MAX_CHANCE_OUTCOMES, Deal, Dealing, outcomes_of, round_of
+from .resample import resample_deal
 
 #: the parametrized game's short name; each preset's game is "python_jass_<preset>"
 GAME_NAME = "python_jass"
@@ -329,8 +330,6 @@ class JassState(pyspiel.State):
         resample_deal` with a generator seeded from ``probability_sampler()`` (a float in [0, 1))."""
         if self._table is None:
             raise ValueError("resample_from_infostate needs a dealt round; this state is still dealing")
-        from .resample import resample_deal
-
         seed = int(float(probability_sampler()) * 2**53)
         rng = np.random.default_rng(seed)
         deal = resample_deal(self._facts.rules, self._dealing.deal, self.moves, int(player_id), rng)

@@ -30,14 +30,14 @@ def lines(round: Any, show_hands: ShowHands) -> list[str]:  # noqa: A002 (the ro
     if c >= 0 and rules.weis:
         team = view.weis_team
         public = view.trick_number >= 1
-        if team is None:
+        if not (public or everything):           # whether anyone has a Weis is not known yet
+            out.append("Weis: shown after trick 1")
+        elif team is None:
             out.append("Weis: none")
-        elif public or everything:
+        else:
             items = weis_items(round.weis(), with_player=True)
             when = "" if public else " (shown after trick 1)"
             out.append(f"Weis: {items}; team {team} scores {view.weis_points[team]}{when}")
-        else:
-            out.append("Weis: declared, shown after trick 1")
     sp = view.stoeck_player
     if sp is not None and (view.stoeck_shown or everything):
         state_txt = "shown" if view.stoeck_shown else "not shown yet"

@@ -34,14 +34,14 @@ def lines(round: Any, show_hands: ShowHands) -> list[str]:
     out += trick_lines(round)
     if rules.weis:
         weis = r.weis()
-        if view.weis_team is None:
+        if not (view.trick_number >= 1 or everything):   # whether anyone has a Weis is not known yet
+            out.append("Weis: shown after trick 1")
+        elif view.weis_team is None:
             out.append("Weis: none")
-        elif view.trick_number >= 1 or everything:
+        else:
             items = weis_items(weis, with_player=False)
             out.append(f"Weis: {player_name(view.weis_team)} {items}; scores "
                          f"{view.weis_points[view.weis_team]}")
-        else:
-            out.append("Weis: declared, shown after trick 1")
     sp = view.stoeck_player
     if sp is not None and (view.stoeck_shown or everything):
         out.append(f"Stöck: {player_name(sp)} (+{rules.stoeck}, "
