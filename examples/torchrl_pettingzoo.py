@@ -66,7 +66,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from agents.base import Agent, Observation  # noqa: E402
+from agents.base import Agent, Observation, choose_from_logits  # noqa: E402
 from agents.evaluation.cli import IMPLEMENTATIONS  # noqa: E402
 from agents.evaluation.protocol import protocol_for, statistic_for  # noqa: E402
 from jass_env.engine.switches import Rules  # noqa: E402
@@ -232,11 +232,7 @@ class TorchRLPolicyAgent(Agent):
         x = torch.as_tensor(np.asarray(obs["observation"], dtype=np.float32))
         with torch.inference_mode():
             logits = self.net(x).double().numpy()
-        logits = np.where(mask, logits, -np.inf)
-        if self.greedy:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        return int(self.rng.choice(p.size, p=p / p.sum()))
+        return choose_from_logits(np.where(mask, logits, -np.inf), mask, self.greedy, self.rng)
 
 
 def train(rules: str | Rules = "schieber", rounds: int = 1200, rounds_per_update: int = 4, lr: float = 1e-3,

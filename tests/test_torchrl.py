@@ -19,11 +19,13 @@ import pytest
 
 pytest.importorskip("torchrl")
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from agents.torchrl_adapter import side_group_map  # noqa: E402
 from examples.torchrl_pettingzoo import (  # noqa: E402
     OBSERVATION,
+    TorchRLPolicyAgent,
     acting_seats,
     group_policy,
     main,
@@ -155,6 +157,16 @@ def test_training_plays_single_rounds_of_a_game_whose_episode_is_a_match():
     # Coiffeur's environments play a whole game by default; an update's batch is whole rounds
     out = train("coiffeur", rounds=1, rounds_per_update=1, hidden=(8,), seed=0)
     assert len(out["curve"]) == 1
+
+
+def test_policy_agent_plays_only_legal_actions():
+    net = policy_net(529, 43, (8,))
+    mask = np.zeros(43, dtype=np.int8)
+    mask[[3, 40]] = 1
+    obs = {"observation": np.ones(529, dtype=np.float32), "action_mask": mask}
+    sampled = TorchRLPolicyAgent(net, greedy=False, seed=0)
+    assert {sampled.act(obs) for _ in range(60)} == {3, 40}
+    assert TorchRLPolicyAgent(net, greedy=True).act(obs) in {3, 40}
 
 
 def test_command_line_rolls_out_trains_and_evaluates(capsys):
