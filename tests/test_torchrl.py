@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("torchrl")
+pytest.importorskip("torchrl", reason="TorchRL is not installed (pip install -e '.[torchrl]')")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -40,6 +40,7 @@ from jass_env.games import make_rules  # noqa: E402
 #: (preset, players): a team game and a game played alone, with different player counts
 PRESETS = (("schieber", 4), ("differenzler3", 3))
 SEED = 11
+NO_OPENSPIEL = "OpenSpiel is not installed (pip install -e '.[torchrl]' brings it)"
 
 
 @pytest.fixture(autouse=True)
@@ -190,7 +191,7 @@ def _aec_rewards_from_scores(preset: str, scores: list[float]) -> list[float]:
 @pytest.mark.parametrize("preset,players", PRESETS)
 def test_openspiel_rollout_is_the_projects_round(preset, players):
     """A random round through OpenSpielEnv, its deal recorded, replayed on the AEC environment."""
-    pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     from agents.openspiel.deal import deal_from_outcomes, round_of
     from examples.torchrl_openspiel import RecordingChanceSampler, make_env
 
@@ -226,7 +227,7 @@ def test_openspiel_rollout_is_the_projects_round(preset, players):
 
 
 def test_openspiel_masks_refuse_another_environment():
-    pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     from torchrl.envs import TransformedEnv
 
     from agents.torchrl_adapter import OpenSpielMasks
@@ -236,7 +237,7 @@ def test_openspiel_masks_refuse_another_environment():
 
 
 def test_openspiel_example_refuses_rules_that_are_no_preset():
-    pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     from examples.torchrl_openspiel import make_env as openspiel_env
 
     # the game would play the preset, not the rules asked for
@@ -246,7 +247,7 @@ def test_openspiel_example_refuses_rules_that_are_no_preset():
 
 @pytest.mark.parametrize("preset,parametrized", [("schieber", False), ("differenzler3", True)])
 def test_openspiel_command_line_plays_legally(capsys, preset, parametrized):
-    pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel", reason=NO_OPENSPIEL)
     from examples.torchrl_openspiel import main as openspiel_main
 
     argv = ["--rules", preset, "--steps", "10"] + (["--parametrized"] if parametrized else [])
