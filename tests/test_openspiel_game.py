@@ -465,3 +465,11 @@ def test_rl_environment_plays_with_random_agents(preset: str) -> None:
             step = env.step([players[p].step(step).action])
         assert step.rewards == env.get_state.returns()
         assert len(step.observations["info_state"][0]) == env.observation_spec()["info_state"][0]
+
+
+def test_the_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from examples.openspiel_games import main
+
+    main(["--rules", "differenzler3", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "python_jass_differenzler3(): 3 players" in out and "the same observations at all 39 moves" in out
