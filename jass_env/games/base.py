@@ -58,13 +58,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jass_env.engine.spec import GameSpec
 from jass_env.engine.switches import Rules
-
-if TYPE_CHECKING:
-    from jass_env.round import Round
 
 BETTER = ("higher", "lower")
 PROTOCOLS = ("duplicate", "rotation", "whole_game")
@@ -103,11 +100,12 @@ class Draws:
         """A draw's outcome in words (a card's name, a suit)."""
         return str(outcome)
 
-    def of(self, round: Round) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
-        """The draws of a dealt round, in the order :meth:`outcomes` makes them."""
+    def of(self, round: Any) -> tuple[int, ...]:  # noqa: A002 (the round it reads)
+        """The draws of a dealt round (a :class:`jass_env.round.Round`), in the order
+        :meth:`outcomes` makes them."""
         return ()
 
-    def apply(self, round: Round, draws: tuple[int, ...]) -> None:  # noqa: A002
+    def apply(self, round: Any, draws: tuple[int, ...]) -> None:  # noqa: A002
         """Make ``draws`` the draws of a round just dealt from explicit hands (no action yet);
         ValueError when they are not a complete sequence of this game's draws."""
         if draws:
