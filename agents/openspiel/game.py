@@ -39,6 +39,7 @@ import numpy as np
 import pyspiel
 
 from jass_env.engine.cards import N_CARDS, PHASE_ACTION_OFFSET, names_of
+from jass_env.engine.spec import MAX_PLAYERS
 from jass_env.engine.switches import Rules
 from jass_env.engine.validate import SCORE_BOUND
 from jass_env.envs.aec import compiled_steps
@@ -54,8 +55,8 @@ from .resample import resample_deal
 
 #: the parametrized game's short name; each preset's game is "python_jass_<preset>"
 GAME_NAME = "python_jass"
-#: the most players of any game of the family (the parametrized game's range)
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: the players of any game the engine holds (the parametrized game's range)
+MIN_PLAYERS = 2
 
 
 def game_name(preset: str) -> str:
@@ -115,8 +116,6 @@ class Facts:
     obs_dim: int
     #: the most player moves in a round
     max_moves: int
-    #: the information-state tensor's slot of one move: mover, action (+ hidden), hand
-    slot: int
 
     def __deepcopy__(self, memo: dict) -> Facts:
         return self
@@ -129,7 +128,7 @@ class Facts:
             raise ValueError(f"game {game.name!r} does not declare MAX_PHASE_ACTIONS (jass_env.games.base), "
                              f"which an OpenSpiel game needs for its length")
         max_moves = spec.tricks * spec.players + game.max_phase_actions(rules)
-        return cls(rules, game.sign, obs_dim(rules), max_moves, spec.players + spec.n_actions + 1 + N_CARDS)
+        return cls(rules, game.sign, obs_dim(rules), max_moves)
 
     def utility_range(self) -> tuple[float, float]:
         """(min, max) utility: the game's round score range (SCORE_RANGE) in the direction of BETTER."""
