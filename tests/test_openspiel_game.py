@@ -185,6 +185,16 @@ def test_utility_bounds_follow_the_rules_and_the_direction_of_better() -> None:
     assert (tournament.min_utility(), tournament.max_utility()) == (0.0, 157.0)
 
 
+def test_hands_of_fewer_than_three_cards_bound_no_weis() -> None:
+    """A run needs three cards and four of a kind four (docs/rules.md), so the utility bounds of a
+    game with 2-card hands (a small variant's) count no hand Weis."""
+    from jass_env.games.schieber.rules import team_weis_bound
+
+    rules = PRESETS["molotow3"]
+    assert team_weis_bound(2, 2, rules.sequence_values, rules.quad_values) == 0
+    assert team_weis_bound(3, 2, rules.sequence_values, rules.quad_values) == rules.sequence_values[0]
+
+
 def test_game_length_counts_the_moves_of_players() -> None:
     # Schieber: 36 cards, forehand's push and his partner's contract
     assert load("schieber").max_game_length() == 36 + 2
