@@ -4,6 +4,7 @@ browser app (:mod:`agents.web`) share.
     is_card, option_label      an action as shown: a card with its suit symbol, else the game's name
     encode, observation        what a seat's agent is given: the game's observation vector, the mask
     hidden_from                whether an action another seat takes is hidden from a seat
+    indistinguishable          the actions a seat cannot tell from the one taken
     agent_action               an agent's action, checked (AgentFailure names the seat and why)
     describe                   one line of words for an action just taken
     SeatedGame                 a round (or the rounds of a match) stepped action by action, the agents
@@ -63,17 +64,25 @@ def observation(rnd: Round) -> dict[str, np.ndarray]:
     return {"observation": encode(rnd, rnd.to_move), "action_mask": mask}
 
 
-def hidden_from(rnd: Round, action: int, seat: int) -> bool:
-    """Whether ``action``, about to be taken in ``rnd`` by the seat to move, is hidden from
-    ``seat``: some other legal action would leave ``seat``'s observation the same (a hidden
-    Differenzler prediction). ``rnd`` itself is not changed."""
+def indistinguishable(rnd: Round, action: int, seat: int) -> list[int]:
+    """The legal actions of the seat to move in ``rnd`` that leave ``seat``'s observation as
+    ``action`` does (``action`` among them, ascending): ``[action]`` when ``seat`` sees which
+    action was taken, every prediction for a hidden Differenzler prediction. ``rnd`` itself is not
+    changed."""
     def seen_after(a: int) -> np.ndarray:
         after = rnd.copy()
         after.step(a)
         return encode(after, seat)
 
     seen = seen_after(action)
-    return any(np.array_equal(seen, seen_after(int(b))) for b in rnd.legal_actions() if b != action)
+    return [int(b) for b in rnd.legal_actions() if b == action or np.array_equal(seen, seen_after(int(b)))]
+
+
+def hidden_from(rnd: Round, action: int, seat: int) -> bool:
+    """Whether ``action``, about to be taken in ``rnd`` by the seat to move, is hidden from
+    ``seat``: some other legal action would leave ``seat``'s observation the same (a hidden
+    Differenzler prediction). ``rnd`` itself is not changed."""
+    return len(indistinguishable(rnd, action, seat)) > 1
 
 
 def agent_action(agent: Agent, rnd: Round) -> int:
@@ -214,4 +223,4 @@ class SeatedGame:
 
 
 __all__ = ["AgentFailure", "SeatedGame", "Step", "agent_action", "describe", "encode", "hidden_from",
-           "is_card", "observation", "option_label", "round_seed"]
+           "indistinguishable", "is_card", "observation", "option_label", "round_seed"]

@@ -28,7 +28,7 @@ from agents.openspiel.deal import (  # noqa: E402
 )
 from agents.openspiel.game import JassGame  # noqa: E402
 from agents.openspiel.playthrough import playthrough  # noqa: E402
-from jass_env.engine.cards import card_id, cards_of, mask_of  # noqa: E402
+from jass_env.engine.cards import PHASE_ACTION_OFFSET, card_id, cards_of, mask_of  # noqa: E402
 from jass_env.engine.state import seed_generator  # noqa: E402
 from jass_env.envs.aec import raw_env  # noqa: E402
 from jass_env.games import PRESETS, game_of, make_rules  # noqa: E402
@@ -321,6 +321,22 @@ def test_a_hidden_prediction_is_hidden_from_the_others_in_the_information_state(
     assert observer.dict["movers"][0, predictor] == 1
 
 
+def test_a_resampled_state_does_not_keep_a_prediction_hidden_from_the_player() -> None:
+    """Another player's hidden prediction is part of what the player does not know: a state
+    resampled from his information state holds any prediction the predictor could have made (he
+    cannot tell them apart), not the true one; the predictor's own resample keeps his."""
+    game = load("differenzler")
+    state = _after_first_prediction(game, 47)
+    predictor = Round(game.rules, seed=5).forehand
+    other = (predictor + 1) % 4
+    draws = iter(np.random.default_rng(0).random(60))
+    samples = [state.resample_from_infostate(other, lambda: next(draws)) for _ in range(30)]
+    assert all(s.information_state_string(other) == state.information_state_string(other) for s in samples)
+    assert len({s.moves[0] for s in samples}) > 10
+    own = [state.resample_from_infostate(predictor, lambda: next(draws)) for _ in range(5)]
+    assert {s.moves[0] for s in own} == {36 + 47}
+
+
 def test_an_open_prediction_is_seen_by_everyone() -> None:
     game = JassGame(rules=make_rules("differenzler", predictions="open"))
     a, b = _after_first_prediction(game, 47), _after_first_prediction(game, 50)
@@ -360,7 +376,7 @@ def test_sidi_information_state_remembers_which_cards_were_dealt_and_which_drawn
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_a_state_resampled_from_an_information_state_shows_the_player_the_same(preset: str) -> None:
     """resample_from_infostate draws a state the player cannot tell from this one: the same
-    information-state string and tensor, the same moves; another deal of the hidden cards."""
+    information-state string and tensor, the same cards played; another deal of the hidden cards."""
     game = load(preset)
     rng = np.random.default_rng(6)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -375,7 +391,9 @@ def test_a_state_resampled_from_an_information_state_shows_the_player_the_same(p
             other = state.resample_from_infostate(player, sampler)
             assert other.information_state_string(player) == state.information_state_string(player)
             assert other.information_state_tensor(player) == state.information_state_tensor(player)
-            assert other.moves == state.moves
+            assert len(other.moves) == len(state.moves)       # moves hidden from him may differ
+            assert [m for m in other.moves if m < PHASE_ACTION_OFFSET] == [
+                m for m in state.moves if m < PHASE_ACTION_OFFSET]
             checked += 1
         legal = state.legal_actions()
         state.apply_action(legal[int(rng.integers(len(legal)))])

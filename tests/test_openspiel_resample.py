@@ -25,7 +25,7 @@ pyspiel = pytest.importorskip("pyspiel")     # agents.openspiel is the openspiel
 from agents.openspiel.deal import Deal, deal_of, outcomes_of, round_of  # noqa: E402
 from agents.openspiel.resample import MAX_PROPOSALS, Information, ResampleError, resample_deal  # noqa: E402
 from agents.openspiel.small import small_rules  # noqa: E402
-from jass_env.engine.cards import cards_of, mask_of  # noqa: E402
+from jass_env.engine.cards import PHASE_ACTION_OFFSET, cards_of, mask_of  # noqa: E402
 from jass_env.engine.switches import Rules  # noqa: E402
 from jass_env.envs.encoding import obs_dim  # noqa: E402
 from jass_env.games import PRESETS, game_of, make_rules  # noqa: E402
@@ -262,7 +262,7 @@ def test_sidi_agrees_with_a_plain_rejection_sampler() -> None:
 def test_openspiel_states_resample_within_the_information_state(preset: str) -> None:
     """``state.resample_from_infostate(player, sampler)``: a state of the same game the player
     cannot tell from this one (same information-state string and tensor, same observation), with
-    the same moves; the hidden cards differ from one sample to the next."""
+    the same cards played; the hidden cards differ from one sample to the next."""
     game = pyspiel.load_game(f"python_jass_{preset}")
     rng = np.random.default_rng(17)
     state = game.new_initial_state()
@@ -280,6 +280,7 @@ def test_openspiel_states_resample_within_the_information_state(preset: str) -> 
             assert new.information_state_string(player) == state.information_state_string(player)
             assert new.information_state_tensor(player) == state.information_state_tensor(player)
             assert new.observation_tensor(player) == state.observation_tensor(player)
-            assert new.moves == state.moves
+            assert [m for m in new.moves if m < PHASE_ACTION_OFFSET] == [
+                m for m in state.moves if m < PHASE_ACTION_OFFSET]     # hidden predictions may differ
             others.add(tuple(new.history()))
         assert len(others) > 1

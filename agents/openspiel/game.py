@@ -49,7 +49,7 @@ from jass_env.games._text import player_name
 from jass_env.render import render_table
 from jass_env.round import Round
 
-from ..table import hidden_from
+from ..table import hidden_from, indistinguishable
 from .deal import MAX_CHANCE_OUTCOMES, Deal, Dealing, outcomes_of, round_of
 from .resample import resample_deal
 
@@ -325,8 +325,10 @@ class JassState(pyspiel.State):
     # resampling
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> JassState:
         """A state drawn uniformly among those ``player_id`` cannot tell from this one (same
-        own hand, same public information, the same moves): :func:`agents.openspiel.resample.
-        resample_deal` with a generator seeded from ``probability_sampler()`` (a float in [0, 1))."""
+        own hand, same public information, the same moves he saw): :func:`agents.openspiel.resample.
+        resample_deal` with a generator seeded from ``probability_sampler()`` (a float in [0, 1)),
+        and each move hidden from him (another player's hidden prediction) drawn uniformly among the
+        moves he could not tell from it."""
         if self._table is None:
             raise ValueError("resample_from_infostate needs a dealt round; this state is still dealing")
         seed = int(float(probability_sampler()) * 2**53)
@@ -335,7 +337,9 @@ class JassState(pyspiel.State):
         state = self.get_game().new_initial_state()
         for outcome in outcomes_of(self._facts.rules, deal):
             state.apply_action(outcome)
-        for action in self.moves:
+        for k, action in enumerate(self.moves):
+            if self._hidden[k, player_id]:        # another player's hidden prediction: any he might have made
+                action = int(rng.choice(indistinguishable(state.round, action, int(player_id))))
             state.apply_action(action)
         return state
 
