@@ -188,7 +188,7 @@ def test_utility_bounds_follow_the_rules_and_the_direction_of_better() -> None:
 def test_hands_of_fewer_than_three_cards_bound_no_weis() -> None:
     """A run needs three cards and four of a kind four (docs/rules.md), so the utility bounds of a
     game with 2-card hands (a small variant's) count no hand Weis."""
-    from jass_env.games.schieber.rules import team_weis_bound
+    from jass_env.engine.weis import team_weis_bound
 
     rules = PRESETS["molotow3"]
     assert team_weis_bound(2, 2, rules.sequence_values, rules.quad_values) == 0

@@ -138,6 +138,14 @@ def card_values(contract: int, ou_card_values: bool = True) -> np.ndarray:
     return out
 
 
+def card_points_bound(deck: int) -> int:
+    """An upper bound of the card points of a round of any game played with ``deck`` (a 36-bit
+    mask), whatever values each trick counts with: every card at its highest value in any
+    contract, and the last trick's 5."""
+    values = np.max([card_values(c) for c in range(N_CONTRACTS)], axis=0)
+    return int(sum(int(values[c]) for c in range(N_CARDS) if deck >> c & 1)) + LAST_TRICK_BONUS
+
+
 # compiled tables
 #: SUIT_MASK[s]: the 9 cards of suit s
 SUIT_MASK = np.array([0x1FF << (9 * s) for s in range(N_SUITS)], dtype=np.int64)

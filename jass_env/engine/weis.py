@@ -194,3 +194,13 @@ def _write_quads(quads: int, contract: int, position: int, rp: np.ndarray, out: 
             out[k, 0], out[k, 1], out[k, 2] = _quad_weis(r, contract, position, rp)
             k += 1
     return k
+
+
+def team_weis_bound(hand_size: int, players: int, sequence_values: tuple[int, ...],
+                    quad_values: tuple[tuple[str, int], ...]) -> int:
+    """An upper bound of one team's Weis points when each of its ``players // 2`` hands holds
+    ``hand_size`` cards: a hand of h cards holds at most h // 3 runs of >= 3 cards (none longer than
+    h) and h // 4 fours of a kind (9 cards: 3 and 2; Schieber for six's 6 cards: 2 and 1)."""
+    runs = hand_size // 3 * max(sequence_values[:hand_size - 2]) if hand_size >= 3 else 0
+    per_hand = runs + hand_size // 4 * max(v for _, v in quad_values)
+    return players // 2 * per_hand

@@ -38,10 +38,10 @@ from jass_env.engine import state
 from jass_env.engine.cards import OBENABE, ROUND_POINTS, UNDENUFE, popcount
 from jass_env.engine.spec import GameSpec
 from jass_env.engine.switches import RP_TRICKS, Rules
+from jass_env.engine.weis import team_weis_bound
 
 from .._observation import set_cards
 from ..schieber import observation
-from ..schieber.rules import team_weis_bound
 from . import rules as coiffeur
 from .rules import MAX_ROWS, RP_CO_FACTOR
 

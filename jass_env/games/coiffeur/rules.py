@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from jass_env.engine.cards import CONTRACTS, KING_QUEEN, OBENABE, UNDENUFE, popcount
+from jass_env.engine.cards import CONTRACTS, KING_QUEEN, OBENABE, UNDENUFE, card_points_bound, popcount
 from jass_env.engine.jit import engine_inline, engine_jit
 from jass_env.engine.spec import MAX_TRICKS, tail_offsets
 from jass_env.engine.state import (
@@ -64,8 +64,9 @@ from jass_env.engine.state import (
 from jass_env.engine.switches import RP_GAME, RP_MATCH_BONUS, RP_STOECK, RP_TRICKS, Rules
 from jass_env.engine.transitions import legal_in_card_play, start_round
 from jass_env.engine.validate import StateChecks
+from jass_env.engine.weis import team_weis_bound
 
-from ..schieber.rules import DRAW, TEAMS, card_points_bound, decide_weis, team_weis_bound
+from ..schieber.rules import DRAW, TEAMS, decide_weis
 
 #: every Coiffeur row; index = the row's id (the contract rows share the contract's number)
 ROW_LABELS = ("D", "H", "S", "C", "Obenabe", "Undenufe", "Joker-1", "Joker-2", "Slalom", "Guschti")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jass_env.engine.cards import KING_QUEEN
+from jass_env.engine.cards import KING_QUEEN, card_points_bound
 from jass_env.engine.jit import engine_inline, engine_jit
 from jass_env.engine.state import (
     PHASE_OVER,
@@ -46,11 +46,10 @@ from jass_env.engine.state import (
 )
 from jass_env.engine.switches import RP_STOECK, RP_WEIS, Rules
 from jass_env.engine.transitions import legal_in_card_play
-from jass_env.engine.weis import MAX_WEIS, player_weis, weis_summary
+from jass_env.engine.weis import MAX_WEIS, player_weis, team_weis_bound, weis_summary
 
 from .._alone import add_round_to_game
 from .._first_discard import rules as first_discard
-from ..schieber.rules import card_points_bound, team_weis_bound
 
 STATE_FIELDS: tuple[tuple[str, int], ...] = ()
 

@@ -20,7 +20,6 @@ import numpy as np
 from jass_env.engine.cards import (
     KING_QUEEN,
     LAST_TRICK_BONUS,
-    N_CONTRACTS,
     ROUND_POINTS,
     card_values,
     cards_of,
@@ -80,7 +79,7 @@ from jass_env.engine.switches import (
 )
 from jass_env.engine.transitions import legal_in_card_play
 from jass_env.engine.validate import StateChecks, contract_allowed
-from jass_env.engine.weis import weis_summary
+from jass_env.engine.weis import team_weis_bound, weis_summary
 
 CONTRACT_OFFSET = 36   # action 36 + c names contract c (D H S C obenabe undenufe)
 PUSH = 42
@@ -325,24 +324,6 @@ def weis_team_max(rules: Rules) -> int:
     if not rules.weis:
         return 0
     return team_weis_bound(rules.spec.hand_size, rules.spec.players, rules.sequence_values, rules.quad_values)
-
-
-def team_weis_bound(hand_size: int, players: int, sequence_values: tuple[int, ...],
-                    quad_values: tuple[tuple[str, int], ...]) -> int:
-    """An upper bound of one team's Weis points when each of its ``players // 2`` hands holds
-    ``hand_size`` cards: a hand of h cards holds at most h // 3 runs of >= 3 cards (none longer than
-    h) and h // 4 fours of a kind (9 cards: 3 and 2; Schieber for six's 6 cards: 2 and 1)."""
-    runs = hand_size // 3 * max(sequence_values[:hand_size - 2]) if hand_size >= 3 else 0
-    per_hand = runs + hand_size // 4 * max(v for _, v in quad_values)
-    return players // 2 * per_hand
-
-
-def card_points_bound(deck: int) -> int:
-    """An upper bound of the card points of a round of any game played with ``deck`` (a 36-bit
-    mask), whatever values each trick counts with: every card at its highest value in any
-    contract, and the last trick's 5."""
-    values = np.max([card_values(c) for c in range(N_CONTRACTS)], axis=0)
-    return int(sum(int(values[c]) for c in cards_of(deck))) + LAST_TRICK_BONUS
 
 
 def round_score_max(rules: Rules) -> int:
