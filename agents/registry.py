@@ -21,6 +21,10 @@ policy     checkpoint (default: the game's shipped policy,   agents.policy.Polic
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 search     checkpoint, worlds=30, candidates, contract,      the game's policy-guided search, where
            time_limit, plays, margin, oversample, seed       it has one (its BOTS fact)
+ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
+           rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
+           simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
+           normalized_visit_count, seed                      the openspiel extra)
 =========  ================================================  =====================================
 
 ``heuristic``, ``pimc`` and ``search`` resolve by the rules' game: each game names its bots in its
@@ -32,6 +36,7 @@ imported only when asked for, so torch is loaded only for policy agents.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import warnings
 from collections.abc import Callable
@@ -93,6 +98,19 @@ def _seed(v: str) -> int:
     return x
 
 
+def _pos_float(v: str) -> float:
+    x = float(v)
+    if not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"expected a positive finite number, got {v!r}")
+    return x
+
+
+def _final(v: str) -> str:
+    if v not in ISMCTS_FINALS:
+        raise ValueError(f"expected one of {', '.join(ISMCTS_FINALS)}, got {v!r}")
+    return v
+
+
 def _rollout(v: str) -> str:
     if v not in ("heuristic", "random"):
         raise ValueError(f"expected heuristic or random, got {v!r}")
@@ -115,6 +133,9 @@ class AgentType:
 
 
 _SEED = {"seed": _seed}
+#: IS-MCTS's choices at the root (agents.openspiel.bots.FINAL_POLICIES; named here, where OpenSpiel
+#: is not imported)
+ISMCTS_FINALS = ("max_visit_count", "max_value", "normalized_visit_count")
 AGENTS: dict[str, AgentType] = {
     "random": AgentType(_SEED, "uniformly random legal actions (phase actions as the game's bots say)",
                         "agents.random_bot", "RandomAgent", takes_rules=False, checks_rules=True),
@@ -132,6 +153,10 @@ AGENTS: dict[str, AgentType] = {
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
                          "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game has one)"),
+    "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,
+                         "worlds": _pos_int, "final": _final, "seed": _seed},
+                        "OpenSpiel's Python IS-MCTS with random rollouts, every game (the openspiel extra)",
+                        "agents.openspiel.bots", "ISMCTSAgent"),
 }
 
 
@@ -286,7 +311,8 @@ def agent_description(agent: Any) -> dict[str, Any]:
     the warning of its spec (:func:`untrained_policy_note`) if it has one."""
     out = {"spec": getattr(agent, "spec", None), "name": getattr(agent, "name", type(agent).__name__),
            "class": f"{type(agent).__module__}.{type(agent).__qualname__}"}
-    for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "candidates", "time_limit"):
+    for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "candidates", "time_limit",
+                "simulations", "uct_c", "rollouts"):
         v = getattr(agent, key, None)
         if isinstance(v, (str, int, float, bool)):
             out[key] = v

@@ -176,7 +176,8 @@ def test_a_seat_does_not_see_other_players_exchange_hidden_cards(spec: str) -> N
 # bots
 def _bot_specs(spec: str) -> list[str]:
     """Every agent that plays the game, small where it searches (the ONNX agent needs a file)."""
-    small = {"pimc": "pimc:worlds=2", "search": "search:worlds=2,candidates=2"}
+    small = {"pimc": "pimc:worlds=2", "search": "search:worlds=2,candidates=2",
+             "ismcts": "ismcts:simulations=2"}
     return [small.get(n, n) for n in agents_of(_preset(spec)) if n != "onnx"]
 
 
