@@ -20,6 +20,7 @@ from agents.openspiel.deal import round_of  # noqa: E402
 from agents.openspiel.seat_history import SeatHistory  # noqa: E402
 from agents.registry import AgentSpecError, make_agent  # noqa: E402
 from agents.table import encode, observation  # noqa: E402
+from jass_env import env  # noqa: E402
 from jass_env.games import make_rules  # noqa: E402
 from jass_env.round import Round  # noqa: E402
 
@@ -178,3 +179,37 @@ def test_a_seat_rebuilds_its_round_from_its_observations(preset: str) -> None:
         seats[me].took(action)
         rnd.step(action)
     assert all(s.inexact == 0 for s in seats)
+
+
+def test_a_seat_follows_a_match_round_by_round() -> None:
+    """In a match no reset comes between rounds: when the seat holds all its cards again, its next
+    decision starts a new round. Molotow for three, a game of 8 hands: every decision of every
+    seat is rebuilt, the rounds after the first taken as new ones."""
+    rules = make_rules("molotow3")
+    e = env(rules="molotow3", episode="match")
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    seats = [SeatHistory(rules, np.random.default_rng(p)) for p in range(3)]
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = seats[int(agent.split("_")[1])]
+        seat.observe(obs["observation"], obs["action_mask"])
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        seat.took(action)
+        e.step(action)
+    assert [s.new_rounds for s in seats] == [7, 7, 7]
+
+
+def test_ismcts_plays_at_random_where_its_round_cannot_be_rebuilt() -> None:
+    """Given first an observation in the middle of a round (it has played cards already), the agent
+    cannot rebuild the round: it plays a legal action at random and counts it."""
+    rnd = Round("molotow", seed=4)
+    for _ in range(9):                                  # two tricks and one card
+        rnd.step(int(rnd.legal_actions()[0]))
+    agent = ISMCTSAgent("molotow", simulations=3, seed=0)
+    given = observation(rnd)
+    assert given["action_mask"][agent.act(given)] == 1
+    assert agent.unsearched == 1

@@ -7,8 +7,9 @@ of it: a deal (its chance outcomes, :mod:`agents.openspiel.deal`) and every acti
 the seat is player 0 and each observation and mask it was given is exactly the one the shadow gives
 it. What the seat cannot know (the others' cards it has not seen, a hidden prediction) is invented;
 everything it sees is kept. Nothing here names a game: the actions come from the engine, and the
-observation is read by the names every layout opens with (``hand``, ``played``: the card slices of
-:mod:`jass_env.games._observation`) and otherwise only compared, entry by entry.
+observation is read by the slices every layout opens with (``hand``, ``played``, ``trick``: the
+card slices of :mod:`jass_env.games._observation`), its card sets are told by their length (36
+entries, one per card, or 36 per seat) and otherwise it is only compared, entry by entry.
 
 At each decision the actions since the seat's last one are rebuilt:
 
@@ -28,9 +29,11 @@ At each decision the actions since the seat's last one are rebuilt:
 thousand, where a card's timing matters: Sidi's Stöck of a drawn card, a Weis that needs several
 cards moved at once) no exact shadow is found; the closest one that allows every legal action of
 the seat is taken then (:attr:`SeatHistory.inexact` counts them), and :class:`SeatHistoryError`
-is raised only when none does. In a match the rounds after the first differ from a round alone
-(the scores so far, Coiffeur's sheets: rows already played are not offered again), so their
-shadows are inexact.
+is raised only when none does; the entries it differs in are left out of the comparison for the
+rest of the round. In a match the rounds after the first differ from a round alone (the scores so
+far, Coiffeur's sheets: rows already played are not offered again), so their shadows are inexact;
+a decision at which the seat holds all its cards again while the shadow has it play some is taken
+as the first of the match's next round.
 """
 
 from __future__ import annotations
@@ -132,11 +135,9 @@ class SeatHistory:
         self.ignore = np.zeros(obs_dim(self.rules), dtype=bool)
         #: whether single swaps of any two unseen cards are tried (not at a round taken as new)
         self.all_swaps = True
-
-    @staticmethod
-    def _good(fit: _Fit) -> bool:
-        """Whether ``fit`` shows the seat what it saw (the entries left out aside)."""
-        return fit.distance == 0
+        #: the cards the observation shows with a seat or face up (they stay where they are), and
+        #: the changed deals one decision may still try
+        self.tied, self.trials = 0, MAX_TRIALS
 
     def took(self, action: int) -> None:
         """The seat took ``action`` at the decision last observed."""
@@ -185,11 +186,12 @@ class SeatHistory:
             self.all_swaps = True
 
     def _observe(self, obs: np.ndarray, mask: np.ndarray) -> tuple[Deal, list[int]]:
+        """:meth:`observe` within the round followed so far (or from its start after a reset)."""
         obs, mask = np.asarray(obs, dtype=np.float32), np.asarray(mask).astype(np.int8)
         if self.outcomes is None and self._played(obs, ME):
             raise SeatHistoryError(f"the seat has played cards in this {self.spec.name} round already; its "
                                    f"round is rebuilt from its first decision on (after reset())")
-        self.tied = 0          # cards the observation shows with a seat or face up: they stay there
+        self.tied = 0
         for offset, seats in self.shown_sets:
             for s in range(max(seats, 1)):
                 self.tied |= self._cards(obs, offset + CARD_SET * s)
@@ -197,14 +199,14 @@ class SeatHistory:
         self.trials = MAX_TRIALS
         for _ in range(RESTARTS if self.all_swaps else 1):   # a round taken as new: no luck needed
             fit = self._first_fit(obs, mask) if self.outcomes is None else self._fit(self.outcomes, obs, mask)
-            while not self._good(fit) and self.trials > 0:
+            while fit.distance != 0 and self.trials > 0:
                 better = self._repair(fit, obs, mask)
                 if better is None:
                     break
                 fit = better
             if best is None or _closer(fit, best):
                 best = fit
-            if self._good(best) or self.trials <= 0:
+            if best.distance == 0 or self.trials <= 0:
                 break
         self._accept(best, obs, mask)
         if self.outcomes is None:
