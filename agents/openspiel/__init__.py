@@ -28,7 +28,16 @@ Observations
     project's text table from the seat. See :mod:`agents.openspiel.game`.
 Utility
     Terminal only: each player's side's round score in the game's units, negated where a lower
-    score is better (``GENERAL_SUM``; bounds from the game's ``SCORE_RANGE``).
+    score is better; bounds from the game's ``SCORE_RANGE``. ``CONSTANT_SUM`` where the sides'
+    scores always add up to the same total (the game's ``SCORE_SUM``: Schieber's ``tournament``
+    preset: the teams share 157 points, 314 over the four players), else ``GENERAL_SUM``.
+Resampling
+    ``state.resample_from_infostate(player, sampler)``: :mod:`agents.openspiel.resample`, exactly
+    uniform among the deals (and hidden moves) the player cannot tell apart.
+Small variants and bots
+    :mod:`agents.openspiel.small` (2-3 cards a player, for CFR and other tabular methods);
+    :mod:`agents.openspiel.bots` (any agent spec as a ``pyspiel.Bot``; OpenSpiel's IS-MCTS as the
+    agent spec ``ismcts``).
 """
 
 from __future__ import annotations
