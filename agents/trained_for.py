@@ -92,8 +92,11 @@ def layout_problem(tf: dict[str, Any], what: str, rules: str | Rules | None = No
     if rules is not None:
         here = [game_layout(rules)]
     else:
-        here = [trained_for(None, game) for game in SPECS]
-        if tf.get("game") in SPECS:
+        # the games of the registry's presets (a spec registered at run time, such as a small
+        # variant for tabular work, has no preset and no policy)
+        games = [game for game in SPECS if presets_of(game)]
+        here = [trained_for(None, game) for game in games]
+        if tf.get("game") in games:
             mine = trained_for(None, tf["game"])
             if all(tf.get(k) == mine[k] for k in LAYOUT_KEYS):
                 return None

@@ -164,3 +164,15 @@ def test_cfr_lowers_nash_conv() -> None:
         conv.append(exploitability.nash_conv(game, solver.average_policy()))
     assert conv[0] > conv[1] > conv[2] > 0
     assert conv[2] < conv[0] / 5
+
+
+def test_a_small_variant_registered_does_not_disturb_loading_a_policy(tmp_path) -> None:
+    """A small variant is a spec without a preset: a policy checkpoint still loads and names the
+    games of the presets when it fits none."""
+    from agents.network import PolicyNet, load_policy, save_policy
+
+    small_rules("molotow3", 2)
+    path = save_policy(tmp_path / "p.pt", PolicyNet((8,), seed=1), config={}, steps=0)
+    net, _ = load_policy(path)
+    assert net is not None
+
