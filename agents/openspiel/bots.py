@@ -186,6 +186,8 @@ class ISMCTSAgent(Agent):
         #: decisions played at random because the seat's round could not be rebuilt
         self.unsearched = 0
         self.bot = self._bot()
+        #: the deal, actions and OpenSpiel state of the last decision searched
+        self._last: tuple[Deal | None, list[int], JassState | None] = (None, [], None)
 
     def _bot(self) -> ISMCTSBot:
         """The search, its generators seeded from the agent's."""
@@ -201,14 +203,21 @@ class ISMCTSAgent(Agent):
         self.history.rng = self.rng
         self.history.reset()
         self.bot = self._bot()
+        self._last = (None, [], None)
 
     def state_of(self, deal: Deal, actions: Sequence[int]) -> JassState:
-        """The OpenSpiel state of ``deal`` after ``actions``."""
-        state = self.game.new_initial_state()
-        for outcome in outcomes_of(self.rules, deal):
-            state.apply_action(outcome)
-        for a in actions:
+        """The OpenSpiel state of ``deal`` after ``actions`` (the last one made, carried on when the
+        deal is the same and the actions go on from its)."""
+        last_deal, last_actions, last = self._last
+        if deal == last_deal and list(actions[:len(last_actions)]) == last_actions:
+            state, done = last.clone(), len(last_actions)
+        else:
+            state, done = self.game.new_initial_state(), 0
+            for outcome in outcomes_of(self.rules, deal):
+                state.apply_action(outcome)
+        for a in actions[done:]:
             state.apply_action(a)
+        self._last = (deal, list(actions), state.clone())
         return state
 
     def act(self, obs: Observation) -> int:

@@ -67,6 +67,8 @@ CHAIN = 4
 DEALS_KEPT = 64
 #: nodes the search of one decision's actions visits at most
 MAX_NODES = 300
+#: the same at a round taken as new without a reset (:attr:`SeatHistory.quick`)
+QUICK_NODES = 30
 #: the slices of an observation every layout opens with, by name
 HAND, PLAYED, TRICK = "hand", "played", "trick"
 #: the entries of a card set in an observation (one per card id)
@@ -133,8 +135,10 @@ class SeatHistory:
         #: the observation's entries left out of the comparison for the rest of the round: those in
         #: which the closest shadow differed when no exact one was found
         self.ignore = np.zeros(obs_dim(self.rules), dtype=bool)
-        #: whether single swaps of any two unseen cards are tried (not at a round taken as new)
-        self.all_swaps = True
+        #: whether only the quick repairs are tried at this decision, with a small search: at a
+        #: round that came without a reset (a match's next round, where what differs from a round
+        #: alone is not a card out of place) and for the rest of a round once it was inexact
+        self.quick = False
         #: the cards the observation shows with a seat or face up (they stay where they are), and
         #: the changed deals one decision may still try
         self.tied, self.trials = 0, MAX_TRIALS
@@ -173,20 +177,18 @@ class SeatHistory:
         over = any(a < PHASE_ACTION_OFFSET for a in self.mine) and not self._played(obs, ME)
         if not over:                        # unless the seat's cards are back: a new round
             try:
-                return self._observe(obs, mask)
+                return self._observe(obs, mask, bool(self.ignore.any()))
             except SeatHistoryError:
                 if self.outcomes is None:
                     raise
         self.reset()
         self.new_rounds += 1
-        self.all_swaps = False             # what the round cannot show is not a card out of place
-        try:
-            return self._observe(obs, mask)
-        finally:
-            self.all_swaps = True
+        return self._observe(obs, mask, True)
 
-    def _observe(self, obs: np.ndarray, mask: np.ndarray) -> tuple[Deal, list[int]]:
-        """:meth:`observe` within the round followed so far (or from its start after a reset)."""
+    def _observe(self, obs: np.ndarray, mask: np.ndarray, quick: bool) -> tuple[Deal, list[int]]:
+        """:meth:`observe` within the round followed so far (or from its start after a reset);
+        ``quick``: only the quick repairs (:attr:`quick`)."""
+        self.quick = quick
         obs, mask = np.asarray(obs, dtype=np.float32), np.asarray(mask).astype(np.int8)
         if self.outcomes is None and self._played(obs, ME):
             raise SeatHistoryError(f"the seat has played cards in this {self.spec.name} round already; its "
@@ -197,7 +199,7 @@ class SeatHistory:
                 self.tied |= self._cards(obs, offset + CARD_SET * s)
         best: _Fit | None = None
         self.trials = MAX_TRIALS
-        for _ in range(RESTARTS if self.all_swaps else 1):   # a round taken as new: no luck needed
+        for _ in range(1 if self.quick else RESTARTS):
             fit = self._first_fit(obs, mask) if self.outcomes is None else self._fit(self.outcomes, obs, mask)
             while fit.distance != 0 and self.trials > 0:
                 better = self._repair(fit, obs, mask)
@@ -302,7 +304,7 @@ class SeatHistory:
         if rnd is None:
             return _Fit(outcomes, [], None)
         best = _Fit(outcomes, [], None)
-        budget = [MAX_NODES]
+        budget = [QUICK_NODES if self.quick else MAX_NODES]
 
         def search(outcomes: list[int], rnd: Round, path: list[int]) -> bool:
             nonlocal best
@@ -481,9 +483,9 @@ class SeatHistory:
         return rnd, named, want
 
     def _swaps(self, fit: _Fit, rnd: Round, named: set[int], obs: np.ndarray):  # noqa: ANN202 (deals)
-        """Deals near ``fit``'s: each other outcome of its dealer and draws, then single swaps of a
-        ``named`` card with any card nobody has played, then (unless :attr:`all_swaps` is off) of
-        any two such cards; the seat's own cards as the observation shows them stay."""
+        """Deals near ``fit``'s: each other outcome of its dealer and draws, then (unless
+        :attr:`quick`) single swaps of a ``named`` card with any card nobody has played, then of any
+        two such cards; the seat's own cards as the observation shows them stay."""
         dealing = Dealing.start(self.rules)
         for i, o in enumerate(fit.outcomes):
             kind, options = dealing.next()
@@ -492,6 +494,8 @@ class SeatHistory:
                     if other != o:
                         yield fit.outcomes[:i] + [other] + fit.outcomes[i + 1:]
             dealing = dealing.after(o)
+        if self.quick:
+            return
         played = 0
         for p in range(self.n):
             played |= int(played_by(rnd.state, p))
@@ -501,7 +505,7 @@ class SeatHistory:
             for b in free:
                 if b != a:
                     yield self._swap(fit.outcomes, a, b)
-        for i, a in enumerate(free if self.all_swaps else ()):
+        for i, a in enumerate(free):
             for b in free[i + 1:]:
                 yield self._swap(fit.outcomes, a, b)
 
