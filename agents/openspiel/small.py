@@ -12,11 +12,13 @@ actions, scoring and observation layout), played with fewer cards: its
 the cards a player holds and the other cards ``removed`` from the deck, registered with the engine
 at run time (:func:`jass_env.engine.spec.register_spec`) under a name of its own, and its rules are
 the preset's renamed to that spec. Nothing here names a game: only games that deal their whole
-deck and play every card dealt (as many tricks as cards in a hand, no stock) have small variants;
-the others are refused with the reason.
+deck and play every card dealt (as many tricks as cards in a hand, no stock) have small variants,
+and only where the game's rules play a spec of another name (Coiffeur's sheets are looked up by
+the spec's name); the others are refused with the reason.
 
-As an OpenSpiel game: ``pyspiel.load_game("python_jass_small(rules=molotow3,cards_per_player=2)")``
-(:class:`SmallJassGame`; parameters ``rules`` a preset, ``cards_per_player``, ``cards`` the deck's
+As an OpenSpiel game, registered when this module is imported:
+``pyspiel.load_game("python_jass_small(rules=molotow3,cards_per_player=2)")`` (:class:`SmallJassGame`;
+parameters ``rules`` a preset, ``cards_per_player``, ``cards`` the deck's
 cards, space-separated, "" for the default). Where a variant has at most :data:`MAX_DEALS` deals
 its chance is one node with a deal per outcome (its probability the engine's: every deal of hands
 equally likely, the dealer and the game's draws as the rules draw them), which keeps the game tree
