@@ -152,18 +152,16 @@ def test_the_short_information_state_names_the_same_states_as_the_text() -> None
 
 
 def test_cfr_lowers_nash_conv() -> None:
-    """CFR+ on the small Molotow: NashConv (the players' summed gains from best responses) falls
-    after every few iterations, to a fifth of the first policy's or less."""
+    """CFR+ on the small Molotow: NashConv (the players' summed gains from best responses) after 4
+    iterations is a fifth of the first iteration's or less (3.65 and 0.54 on this machine)."""
     game = pyspiel.load_game(SMALL)
     solver = cfr.CFRPlusSolver(game)
-    conv, done = [], 0
-    for iterations in (1, 3, 6):
-        for _ in range(iterations - done):
-            solver.evaluate_and_update_policy()
-        done = iterations
-        conv.append(exploitability.nash_conv(game, solver.average_policy()))
-    assert conv[0] > conv[1] > conv[2] > 0
-    assert conv[2] < conv[0] / 5
+    solver.evaluate_and_update_policy()
+    first = exploitability.nash_conv(game, solver.average_policy())
+    for _ in range(3):
+        solver.evaluate_and_update_policy()
+    fourth = exploitability.nash_conv(game, solver.average_policy())
+    assert 0 < fourth < first / 5
 
 
 def test_a_small_variant_registered_does_not_disturb_loading_a_policy(tmp_path) -> None:
