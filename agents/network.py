@@ -34,7 +34,7 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.network (the policy network)") from None
 
 from jass_env.engine.cards import N_SUITS
-from jass_env.games.schieber import suit_symmetry
+from jass_env.games import game_of, make_rules, presets_of
 
 from .files import atomic_write, file_sha256
 from .trained_for import game_layout, layout_problem, legacy_layout, stored_trained_for
@@ -74,11 +74,14 @@ class PolicyNet(nn.Module):
         n_actions: number of actions (the game's ``spec.n_actions``; default Schieber's 43).
         seed: if given, the weights are initialised from a ``torch.Generator`` with this seed
             (reproducible, and the global torch RNG is left untouched).
-        suit_renamings: Schieber only: suit permutations (each a list of the new suit of D H S C,
-            those :func:`jass_env.games.schieber.suit_symmetry.suit_permutations` allows). Given, the network
-            is the *suit average*: the MLP sees the position under every renaming and the logits
-            (renamed back) and values are averaged, so the policy plays the same whichever suit
-            is which. Costs one MLP pass per renaming; :meth:`single_view` is the plain MLP.
+        suit_renamings: suit permutations (each a list of the new suit of D H S C, those the
+            game's ``suit_symmetry`` module allows: :attr:`jass_env.games.base.Game.suit_symmetry`).
+            Given, the network is the *suit average*: the MLP sees the position under every
+            renaming and the logits (renamed back) and values are averaged, so the policy plays
+            the same whichever suit is which. Costs one MLP pass per renaming; :meth:`single_view`
+            is the plain MLP.
+        game: the spec name of the layout (default: the default preset's), whose suit symmetry
+            renames the observation and actions when ``suit_renamings`` is given.
 
     Shapes: ``obs`` float32 (B, obs_dim); ``mask`` bool or 0/1 (B, n_actions);
     logits (B, n_actions); value (B,).
@@ -86,8 +89,10 @@ class PolicyNet(nn.Module):
 
     def __init__(self, hidden: Sequence[int] = DEFAULT_HIDDEN, obs_dim: int = DEFAULT_LAYOUT["obs_dim"],
                  n_actions: int = DEFAULT_LAYOUT["n_actions"], seed: int | None = None,
-                 suit_renamings: Sequence[Sequence[int]] | None = None) -> None:
+                 suit_renamings: Sequence[Sequence[int]] | None = None,
+                 game: str = DEFAULT_LAYOUT["game"]) -> None:
         super().__init__()
+        self.game = game
         hidden = [int(h) for h in hidden]
         if any(h <= 0 for h in hidden):
             raise ValueError(f"hidden layer sizes must be positive integers, got {hidden}")
@@ -123,18 +128,21 @@ class PolicyNet(nn.Module):
 
     def _set_renamings(self, renamings: Sequence[Sequence[int]]) -> None:
         perms = [[int(x) for x in p] for p in renamings]
-        schieber = (suit_symmetry.OBS_DIM, suit_symmetry.N_ACTIONS)
-        if (self.obs_dim, self.n_actions) != schieber:
-            raise ValueError(f"suit_renamings need Schieber's layout (obs_dim {schieber[0]}, n_actions "
-                             f"{schieber[1]}), not ({self.obs_dim}, {self.n_actions})")
         if not perms or any(sorted(p) != list(range(N_SUITS)) for p in perms):
             raise ValueError(f"suit_renamings must be a non-empty list of permutations of 0..{N_SUITS - 1}, "
                              f"got {renamings!r}")
+        symmetry = game_of(self.game).suit_symmetry
+        if symmetry is None:
+            raise ValueError(f"suit_renamings: the game of {self.game!r} declares no suit symmetry")
+        rules = make_rules(presets_of(self.game)[0])
         table = np.array(perms, dtype=np.int64)
-        self.suit_renamings = perms
         # non-persistent: the tables follow from the renamings, the weights are the MLP's alone
-        renamed_obs = suit_symmetry.observation_index(table)
-        renamed_action = suit_symmetry.action_index(table)
+        renamed_obs = symmetry.observation_index(table, rules)
+        renamed_action = symmetry.action_index(table, rules)
+        if (renamed_obs.shape[1], renamed_action.shape[1]) != (self.obs_dim, self.n_actions):
+            raise ValueError(f"suit_renamings need {self.game}'s layout (obs_dim {renamed_obs.shape[1]}, "
+                             f"n_actions {renamed_action.shape[1]}), not ({self.obs_dim}, {self.n_actions})")
+        self.suit_renamings = perms
         self.register_buffer("renamed_obs", torch.from_numpy(renamed_obs), persistent=False)
         self.register_buffer("renamed_action", torch.from_numpy(renamed_action), persistent=False)
 
@@ -167,7 +175,7 @@ class PolicyNet(nn.Module):
         return self._sharing(renamings)
 
     def _sharing(self, renamings: Sequence[Sequence[int]] | None) -> PolicyNet:
-        other = PolicyNet(self.hidden, self.obs_dim, self.n_actions, suit_renamings=renamings)
+        other = PolicyNet(self.hidden, self.obs_dim, self.n_actions, suit_renamings=renamings, game=self.game)
         other.trunk, other.policy_head, other.value_head = self.trunk, self.policy_head, self.value_head
         return other.train(self.training)
 
@@ -273,7 +281,7 @@ def load_policy(path: str | os.PathLike[str]) -> tuple[PolicyNet, dict[str, Any]
                               f"n_actions={n_actions}; the {tf['game']} layout it was trained for has "
                               f"{tf['obs_dim']} and {tf['n_actions']}")
     try:
-        net = PolicyNet(hidden, obs_dim, n_actions, suit_renamings=cfg.get("suit_renamings"))
+        net = PolicyNet(hidden, obs_dim, n_actions, suit_renamings=cfg.get("suit_renamings"), game=tf["game"])
     except ValueError as e:
         raise CheckpointError(f"policy checkpoint {str(path)!r}: net config {cfg!r}: {e}") from None
     expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}

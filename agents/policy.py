@@ -87,7 +87,8 @@ class PolicyAgent(Agent):
             init_seed = 0 if seed is None else int(seed)
             self.trained_for = trained_for(None, make_rules(rules).game)
             self.net = PolicyNet(DEFAULT_HIDDEN, obs_dim=self.trained_for["obs_dim"],
-                                 n_actions=self.trained_for["n_actions"], seed=init_seed).eval()
+                                 n_actions=self.trained_for["n_actions"], seed=init_seed,
+                                 game=self.trained_for["game"]).eval()
             self.checkpoint: str | None = None
             self.checkpoint_sha256: str | None = None
             self.info: dict = {}
@@ -129,7 +130,7 @@ def write_random_checkpoint(path: str | os.PathLike[str], hidden: Sequence[int] 
                             seed: int = 0, game: str = DEFAULT_PRESET) -> Path:
     """Save a seeded random-weights network for ``game`` as a ``jass-policy/1`` checkpoint."""
     tf = trained_for(None, game)
-    net = PolicyNet(hidden, obs_dim=tf["obs_dim"], n_actions=tf["n_actions"], seed=seed)
+    net = PolicyNet(hidden, obs_dim=tf["obs_dim"], n_actions=tf["n_actions"], seed=seed, game=tf["game"])
     return save_policy(path, net, note="random weights", seed=int(seed), trained_for=tf)
 
 

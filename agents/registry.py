@@ -19,8 +19,9 @@ policy     checkpoint (default: the game's shipped policy,   agents.policy.Polic
            else random weights, with a warning),
            greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
-search     checkpoint, worlds=30, candidates, contract,      the game's policy-guided search, where
-           time_limit, plays, margin, oversample, seed       it has one (its BOTS fact)
+search     checkpoint, worlds=30, candidates, contract,      agents.search.search.SearchAgent, where
+           time_limit, plays, margin, oversample, seed       the game builds search worlds (the
+                                                             "worlds" key of its BOTS fact)
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
@@ -130,9 +131,13 @@ class AgentType:
     cls: str | None = None
     takes_rules: bool = True
     checks_rules: bool = False
+    #: the key of a game's ``BOTS`` fact without which this agent does not play that game
+    needs: str | None = None
 
 
 _SEED = {"seed": _seed}
+#: the key of a game's ``BOTS`` fact naming its search worlds (:mod:`agents.search.world_model`)
+WORLDS_KEY = "worlds"
 #: IS-MCTS's choices at the root (agents.openspiel.bots.FINAL_POLICIES; named here, where OpenSpiel
 #: is not imported)
 ISMCTS_FINALS = ("max_visit_count", "max_value", "normalized_visit_count")
@@ -152,7 +157,8 @@ AGENTS: dict[str, AgentType] = {
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
                          "seed": _seed},
-                        "PIMC whose rollouts are played by a trained policy (where the game has one)"),
+                        "PIMC whose rollouts are played by a trained policy (where the game builds "
+                        "search worlds)", "agents.search.search", "SearchAgent", needs=WORLDS_KEY),
     "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,
                          "worlds": _pos_int, "final": _final, "seed": _seed},
                         "OpenSpiel's Python IS-MCTS with random rollouts, every game (the openspiel extra)",
@@ -274,7 +280,7 @@ def untrained_policy_note(name: str, params: dict[str, Any], rules: Rules) -> st
             f"shipped for it (shipped: {shipped}); give a trained one as policy:checkpoint=PATH")
 
 
-def _bot_of(name: str, rules: Rules) -> str | None:
+def bot_path(name: str, rules: Rules) -> str | None:
     """The game's ``"module:Class"`` of bot ``name`` for the spec of ``rules``, None if it has none
     there (a BOTS entry is that string, or ``("module:Class", specs)`` for some specs only)."""
     entry = game_of(rules).bots.get(name)
@@ -287,22 +293,29 @@ def _bot_of(name: str, rules: Rules) -> str | None:
 def agents_of(rules: str | Rules | None) -> tuple[str, ...]:
     """The agent names that play the game (the spec) of ``rules``."""
     rules = make_rules(rules)
-    return tuple(n for n, t in AGENTS.items() if t.module is not None or _bot_of(n, rules) is not None)
+    return tuple(n for n, t in AGENTS.items() if _plays(n, t, rules))
+
+
+def _plays(name: str, kind: AgentType, rules: Rules) -> bool:
+    """Whether agent ``name`` plays the spec of ``rules``: its game names the bot, or, for an agent
+    of its own module, the game declares what the agent needs of it (``needs``)."""
+    if kind.module is None:
+        return bot_path(name, rules) is not None
+    return kind.needs is None or bot_path(kind.needs, rules) is not None
 
 
 def _class_of(name: str, kind: AgentType, rules: Rules) -> tuple[str, str]:
     """(module, class) of agent ``name`` for the game of ``rules``; AgentSpecError when the game has
     no such bot."""
-    if kind.module is not None:
-        return kind.module, kind.cls
-    path = _bot_of(name, rules)
-    if path is None:
+    if not _plays(name, kind, rules):
         elsewhere = [spec for game in REGISTRY.values() for spec in game.specs
-                     if _bot_of(name, make_rules(presets_of(spec)[0])) is not None]
+                     if _plays(name, kind, make_rules(presets_of(spec)[0]))]
         where = f" ({name} plays {', '.join(elsewhere)} only)" if elsewhere else ""
         raise AgentSpecError(f"agent {name!r} does not play {rules.game}{where}; agents for {rules.game}: "
                              f"{', '.join(agents_of(rules))}")
-    module, _, cls = path.partition(":")
+    if kind.module is not None:
+        return kind.module, kind.cls
+    module, _, cls = bot_path(name, rules).partition(":")
     return module, cls
 
 
@@ -322,4 +335,4 @@ def agent_description(agent: Any) -> dict[str, Any]:
 
 
 __all__ = ["make_agent", "parse_spec", "describe_specs", "agents_of", "agent_description", "AgentSpecError",
-           "UntrainedPolicyWarning", "untrained_policy_note", "AGENTS"]
+           "UntrainedPolicyWarning", "untrained_policy_note", "AGENTS", "WORLDS_KEY", "bot_path"]

@@ -468,8 +468,7 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
     the card actually played, must give the next player exactly the observation the real game
     gives it (Weis points, Stöck and the round score included, which the world state itself leaves
     out)."""
-    from agents.bots.schieber import build_world_state
-    from agents.search.search import kernels
+    from agents.bots.schieber import build_world_state, world_kernels
 
     with_weis = 0
     for seed in range(30):
@@ -494,7 +493,7 @@ def test_search_rollout_observations_are_the_seats_real_observations() -> None:
         for_game(r.spec.kind).apply_action(world[0], a, r.rp)
         obs = np.zeros((1, OBS_DIM), dtype=np.float32)
         mask = np.zeros((1, 43), dtype=np.int8)
-        kernels(r.spec.kind).encode_rows(world, r.rp, o_me["observation"], True, obs, mask)
+        world_kernels(r.spec.kind).encode_rows(world, r.rp, o_me["observation"], obs, mask)
         real = obs_for(r)
         np.testing.assert_allclose(obs[0], real["observation"], atol=1e-6, err_msg=f"seed {seed}")
         assert np.array_equal(mask[0], real["action_mask"])
@@ -522,7 +521,7 @@ def test_search_bidding_rows_are_the_bidders_real_observations() -> None:
     """Built from the true hidden hands, the contract decisions the search infers from are
     exactly the ones the other seats faced (same observation, same mask, the action they took);
     my own decisions are left out, and the choice after a push only exists after a push."""
-    from agents.search.search import kernels
+    from agents.bots.schieber import world_kernels
 
     seen = {"push": 0, "no push": 0, "mine": 0}
     for seed in range(40):
@@ -534,8 +533,8 @@ def test_search_bidding_rows_are_the_bidders_real_observations() -> None:
         obs = np.zeros((2, OBS_DIM), dtype=np.float32)
         mask = np.zeros((2, 43), dtype=np.int8)
         taken = np.full(2, 7, dtype=np.int64)
-        kernels(r.spec.kind).encode_bidding_rows(decode(o_me), r.rp, state_size(r.spec), hands,
-                                                 o_me["observation"], obs, mask, taken)
+        world_kernels(r.spec.kind).encode_bidding_rows(decode(o_me), r.rp, state_size(r.spec), hands,
+                                                       o_me["observation"], obs, mask, taken)
         seen["push" if len(bids) == 2 else "no push"] += 1
         if len(bids) == 1:
             assert taken[1] == -1                              # no push: no second decision
@@ -570,10 +569,10 @@ def test_search_inference_draws_worlds_that_fit_the_bidding() -> None:
             continue
         root = obs_for(r)["observation"]
         rng = np.array([seed + 1], dtype=np.int64)
-        hands, counts = inferring._world_hands(v, root, 40, rng)
+        hands, counts = inferring.model._world_hands(v, root, 40, rng)
         assert counts.sum() == 40 and len(hands) == len(counts) and (counts >= 1).all()
         weighted = sum(trumps(int(h[declarer]), contract) * k for h, k in zip(hands, counts)) / 40
-        hu, cu = uniform._world_hands(v, root, 200, rng)
+        hu, cu = uniform.model._world_hands(v, root, 200, rng)
         assert (cu == 1).all()
         plain = np.mean([trumps(int(h[declarer]), contract) for h in hu])
         more += weighted > plain
@@ -654,15 +653,17 @@ def test_search_contract_and_single_cards_are_the_policys_choice() -> None:
     assert bot.last_worlds == -1                                  # no search was run
 
 
-def test_search_spec_plays_schieber_only_and_checks_its_budget() -> None:
+def test_search_spec_plays_where_the_game_builds_worlds_and_checks_its_budget() -> None:
+    """Schieber builds search worlds for four players, not for six; worlds are not weighted by the
+    bidding in a game without one."""
     from agents.registry import AgentSpecError, make_agent
 
     bot = make_agent("search:worlds=4,candidates=3,seed=2", "schieber")
     assert (bot.worlds, bot.candidates) == (4, 3)
-    with pytest.raises(AgentSpecError, match="'search' does not play differenzler"):
-        make_agent("search", "differenzler")
-    with pytest.raises(AgentSpecError, match="schieber only"):
+    with pytest.raises(AgentSpecError, match="'search' does not play schieber6"):
         make_agent("search", "schieber6")
+    with pytest.raises(AgentSpecError, match="oversample=1"):
+        make_agent("search:oversample=4", "mittlere")
     with pytest.raises(AgentSpecError, match="worlds"):
         make_agent("search:worlds=0", "schieber")
     with pytest.raises(ValueError, match="candidates"):

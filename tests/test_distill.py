@@ -25,6 +25,7 @@ from agents.search.distill import (  # noqa: E402
     run,
 )
 from agents.training.yaml_config import ConfigError, build_config  # noqa: E402
+from jass_env.games import make_rules  # noqa: E402
 from jass_env.games.schieber.observation import OBS_DIM  # noqa: E402
 from jass_env.games.schieber.rules import N_ACTIONS  # noqa: E402
 
@@ -82,8 +83,8 @@ def test_the_expected_value_target_moves_probability_toward_the_better_candidate
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")
 def test_labels_are_the_policys_own_games_searched_deterministically():
     checkpoint = str(default_checkpoint("schieber"))
-    a = label_chunk("schieber", checkpoint, 2, 3, [11], search_seed=5)
-    b = label_chunk("schieber", checkpoint, 2, 3, [11], search_seed=5)
+    a = label_chunk("schieber", checkpoint, 2, 3, "policy", [11], search_seed=5)
+    b = label_chunk("schieber", checkpoint, 2, 3, "policy", [11], search_seed=5)
     for k in a:
         np.testing.assert_array_equal(a[k], b[k])
     searched = a["options"][:, 0] >= 0
@@ -97,7 +98,7 @@ def test_labels_are_the_policys_own_games_searched_deterministically():
         assert all(a["mask"][row][c] for c in opts)                # candidates are legal
         assert np.isfinite(a["means"][row][: len(opts)]).all()
     # the same decisions with their suits renamed: each row by its own permutation, consistently
-    renaming = SuitRenaming("schieber")
+    renaming = SuitRenaming(make_rules("schieber"))
     gen = torch.Generator().manual_seed(0)
     obs, mask, greedy, options = renaming(gen, *(torch.from_numpy(a[k]) for k in ("obs", "mask", "greedy",
                                                                                    "options")))
@@ -110,7 +111,7 @@ def test_labels_are_the_policys_own_games_searched_deterministically():
     rows_searched = torch.from_numpy(searched)
     named = options[rows_searched]
     assert mask[rows_searched].gather(1, named.clamp(min=0))[named >= 0].all()   # candidates legal
-    assert SuitRenaming("seed_vaud")(gen, obs, mask, greedy, options)[0] is obs   # nothing to rename
+    assert SuitRenaming(make_rules("seed_vaud"))(gen, obs, mask, greedy, options)[0] is obs   # nothing to rename
 
 
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")
@@ -133,7 +134,7 @@ def test_a_run_resumes_refuses_another_config_and_says_when_it_is_finished(tmp_p
     # a damaged label file is named, with what to do
     (run_dir / "round1" / "labels" / "c00000.npz").write_bytes(b"not a zip")
     with pytest.raises(LabelError, match="c00000.npz.*delete it"):
-        load_labels([run_dir / "round1" / "labels" / "c00000.npz"], cfg.candidates)
+        load_labels([run_dir / "round1" / "labels" / "c00000.npz"], make_rules(cfg.rules), cfg.candidates)
 
 
 def test_the_shipped_config_is_valid():

@@ -13,7 +13,7 @@ from agents.policy import DEFAULT_CHECKPOINT, SELFPLAY_CHECKPOINT, PolicyAgent, 
 from agents.registry import make_agent
 from agents.search.sparse_forward import GreedyForward
 from agents.trained_for import RulesMismatchWarning, rules_difference, trained_for
-from jass_env import Round
+from jass_env import Round, make_rules
 from jass_env.games.schieber.observation import OBS_DIM, OBS_VERSION, encode_observation
 from jass_env.games.schieber.suit_symmetry import (
     action_index,
@@ -21,6 +21,8 @@ from jass_env.games.schieber.suit_symmetry import (
     observation_index,
     suit_permutations,
 )
+
+SCHIEBER = make_rules("schieber")
 
 
 def _obs(round_: Round) -> dict[str, np.ndarray]:
@@ -203,7 +205,7 @@ def test_the_shipped_policy_and_older_checkpoints_still_load(tmp_path) -> None:
         shipped = make_agent("policy", "schieber")
         assert {k: shipped.trained_for[k] for k in schieber} == schieber    # and the rule switches
         # the shipped policy is the suit average over every renaming of the suits
-        assert sorted(shipped.net.suit_renamings) == sorted(suit_permutations("schieber").tolist())
+        assert sorted(shipped.net.suit_renamings) == sorted(suit_permutations(SCHIEBER).tolist())
         # written before trained_for existed: read as Schieber with the preset it carries
         assert "trained_for" not in torch.load(SELFPLAY_CHECKPOINT, weights_only=True)
         assert make_agent(str(SELFPLAY_CHECKPOINT), "schieber").trained_for == schieber
@@ -261,7 +263,7 @@ def test_a_switch_newer_than_the_checkpoint_counts_at_its_default():
 def test_the_suit_average_plays_a_renamed_position_as_the_renamed_play(tmp_path) -> None:
     """A suit-averaged net over all 24 renamings: renaming the suits of a position renames its
     action probabilities and leaves its value, whatever the weights."""
-    perms = suit_permutations("schieber")
+    perms = suit_permutations(SCHIEBER)
     net = PolicyNet((32,), seed=4, suit_renamings=perms.tolist()).eval()
     r = Round(seed=9)
     r.step("choose H")
@@ -273,10 +275,11 @@ def test_the_suit_average_plays_a_renamed_position_as_the_renamed_play(tmp_path)
         probs = torch.softmax(net.masked_logits(x, m), 1)[0]
         value = net(x)[1]
         for k in (5, 17, 23):
-            obs_k = x[:, torch.from_numpy(observation_index(perms)[k])]
-            mask_k = m[:, torch.from_numpy(action_source(perms)[k])]
+            obs_k = x[:, torch.from_numpy(observation_index(perms, SCHIEBER)[k])]
+            mask_k = m[:, torch.from_numpy(action_source(perms, SCHIEBER)[k])]
             probs_k = torch.softmax(net.masked_logits(obs_k, mask_k), 1)[0]
-            assert torch.allclose(probs_k[torch.from_numpy(action_index(perms)[k])], probs, atol=1e-6)
+            renamed = torch.from_numpy(action_index(perms, SCHIEBER)[k])
+            assert torch.allclose(probs_k[renamed], probs, atol=1e-6)
             assert torch.allclose(net(obs_k)[1], value, atol=1e-5)
         plain = net.single_view()
         assert plain.suit_renamings is None and plain.trunk is net.trunk

@@ -21,6 +21,8 @@ from jass_env.games.schieber.suit_symmetry import (
     suit_permutations,
 )
 
+SCHIEBER = make_rules("schieber")
+
 
 def seen(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
     obs = np.zeros(OBS_DIM, dtype=np.float32)
@@ -31,7 +33,7 @@ def seen(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_schieber_allows_all_24_renamings_identity_first():
-    perms = suit_permutations("schieber")
+    perms = suit_permutations(make_rules("schieber"))
     assert len(perms) == 24 and len({tuple(p) for p in perms}) == 24
     assert list(perms[0]) == [0, 1, 2, 3]
 
@@ -40,15 +42,15 @@ def test_renaming_keeps_multipliers_and_vaud_weis_order():
     """schieber_2500 multiplies ♦ ♥ by 1 and ♠ ♣ by 2, seed_nl ♦ by 3, ♥ by 2 and ♠ ♣ by 1
     (docs/rules.md, presets): only renamings within those classes. seed_vaud ranks equal Weis by
     suit: no renaming at all."""
-    allowed = {tuple(p) for p in suit_permutations("schieber_2500")}
+    allowed = {tuple(p) for p in suit_permutations(make_rules("schieber_2500"))}
     assert allowed == {(0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 3, 2), (1, 0, 3, 2)}
-    assert {tuple(p) for p in suit_permutations("seed_nl")} == {(0, 1, 2, 3), (0, 1, 3, 2)}
+    assert {tuple(p) for p in suit_permutations(make_rules("seed_nl"))} == {(0, 1, 2, 3), (0, 1, 3, 2)}
     only_red = make_rules("schieber").replace(contracts=["D", "H", "obenabe"])
     assert {tuple(p) for p in suit_permutations(only_red)} == {(0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 3, 2),
                                                                (1, 0, 3, 2)}
-    assert [list(p) for p in suit_permutations("seed_vaud")] == [[0, 1, 2, 3]]
-    with pytest.raises(SymmetryError, match="schieber rules only"):
-        suit_permutations("differenzler")
+    assert [list(p) for p in suit_permutations(make_rules("seed_vaud"))] == [[0, 1, 2, 3]]
+    with pytest.raises(SymmetryError, match="schieber layout only"):
+        suit_permutations(make_rules("differenzler"))
 
 
 def test_a_card_keeps_its_rank_and_takes_the_new_suit():
@@ -56,10 +58,10 @@ def test_a_card_keeps_its_rank_and_takes_the_new_suit():
     cards = card_permutation(hearts_to_clubs)
     assert cards[card_id("H9")] == card_id("C9") and cards[card_id("CA")] == card_id("HA")
     assert cards[card_id("D6")] == card_id("D6")
-    actions = action_index(hearts_to_clubs[None])[0]
+    actions = action_index(hearts_to_clubs[None], SCHIEBER)[0]
     assert actions[CONTRACT_OFFSET + 1] == CONTRACT_OFFSET + 3      # trump H -> trump C
     assert list(actions[40:]) == [40, 41, 42]                                   # Obenabe, Undenufe, push
-    source = action_source(hearts_to_clubs[None])[0]
+    source = action_source(hearts_to_clubs[None], SCHIEBER)[0]
     assert all(source[actions[a]] == a for a in range(N_ACTIONS))
 
 
@@ -71,10 +73,10 @@ def scoring_weis(r: Round, name: np.ndarray) -> list[tuple[int, int, list[int]]]
 @pytest.mark.parametrize("seed", range(6))
 def test_the_renamed_deal_plays_as_the_renamed_round(seed):
     rng = np.random.default_rng(seed)
-    perms = suit_permutations("schieber")
+    perms = suit_permutations(make_rules("schieber"))
     i = int(rng.integers(1, len(perms)))
     cards = card_permutation(perms[i])
-    obs_index, act_index = observation_index(perms)[i], action_index(perms)[i]
+    obs_index, act_index = observation_index(perms, SCHIEBER)[i], action_index(perms, SCHIEBER)[i]
     original = Round("schieber", seed=seed)
     hands = [[int(cards[c]) for c in range(36) if dealt_hand_of(original.state, p) >> c & 1]
              for p in range(4)]

@@ -674,7 +674,7 @@ def test_init_policy_starts_the_run_from_that_checkpoints_weights(stopped_run, t
 
 def test_a_suit_averaged_init_policy_gives_its_mlp_and_the_run_trains_one_view(stopped_run, tmp_path):
     net, _ = load_policy(stopped_run / "checkpoints" / "latest.pt")
-    averaged = net.suit_averaged(suit_permutations("schieber").tolist())
+    averaged = net.suit_averaged(suit_permutations(make_rules("schieber")).tolist())
     start = save_policy(tmp_path / "averaged.pt", averaged)
     cfg = smoke(tmp_path, f"init_policy={start}")
     policy = new_policy(cfg, make_rules(cfg.rules))

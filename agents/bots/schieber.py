@@ -93,6 +93,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -102,16 +103,27 @@ from jass_env.engine.card_play import card_strength, legal_cards, possible_holdi
 from jass_env.engine.cards import ALL_CARDS, CONTRACTS, ROUND_POINTS, SUIT_MASK, lowest_bit, popcount
 from jass_env.engine.positions import set_play_position
 from jass_env.engine.spec import MAX_PLAYERS
-from jass_env.engine.switches import RP_HAND_SIZE, RP_PLAYERS, RP_TRICKS, RP_VALUES, Rules
-from jass_env.engine.transitions import apply_action
+from jass_env.engine.switches import RP_HAND_SIZE, RP_MULT, RP_PLAYERS, RP_TRICKS, RP_VALUES, Rules
+from jass_env.engine.transitions import apply_action, legal_set, start_round, write_legal_mask
 from jass_env.games import make_rules
 from jass_env.games.schieber import SPECS
-from jass_env.games.schieber.observation import layout_offsets
-from jass_env.games.schieber.rules import N_ACTIONS
+from jass_env.games.schieber.observation import (
+    O_CONTRACT,
+    O_MATCH,
+    O_POINTS,
+    O_SCORE,
+    O_STOECK,
+    O_WEIS_POINTS,
+    OBS_DIM,
+    encode_observation,
+    layout_offsets,
+)
+from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS, PUSH
 
 from ..base import Agent, checked_action
 from ..search.pimc import check_search_params, decision_generator, search_worlds
-from ..search.worlds import deal_seat_view, play_out_random
+from ..search.world_model import WorldModel
+from ..search.worlds import deal_seat_view, next_rand, play_out_random
 
 #: the observation's card points are divided by a round's card points
 _POINTS_SCALE = float(ROUND_POINTS)
@@ -883,8 +895,270 @@ class PIMCAgent(Agent):
         return checked_action(int(best_card(v, sums)), legal, self.name)
 
 
+# the policy-guided search's worlds
+#: resolution of the random offset of systematic resampling
+RESAMPLE_GRID = 1 << 30
+#: the seats Schieber's search plays (the bidding inference and the contract worlds are those of 4)
+SEARCH_PLAYERS = 4
+
+
+@njit(cache=True)
+def sample_worlds(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray) -> None:
+    """Fill ``hands`` (int64[n_worlds, MAX_PLAYERS], by relative seat) with ``n_worlds`` deals of
+    the unseen cards of the seat view ``v`` (:func:`sample_world`)."""
+    for w in range(hands.shape[0]):
+        sample_world(v, rp, rng, hands[w])
+
+
+@njit(cache=True)
+def build_world_states(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, states: np.ndarray) -> None:
+    """Fill ``states`` (int64[len(hands), state size]) with the card-play worlds ``hands`` (from
+    :func:`sample_worlds`) of the seat view ``v`` (:func:`build_world_state`)."""
+    for w in range(hands.shape[0]):
+        states[w, :] = 0
+        build_world_state(v, hands[w], rp, states[w])
+
+
+@njit(cache=True)
+def encode_world_seat(game: int, st: np.ndarray, p: int, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
+                      mask: np.ndarray) -> None:
+    """Observation (float32[OBS_DIM]) and action mask (int8[43]) of player ``p`` in the world
+    state ``st``, with the match totals (which a world leaves out) from my real observation
+    ``root``, turned to ``p``'s team."""
+    encode_observation(st, p, rp, obs)
+    bits, block = legal_set(game, st, rp)
+    write_legal_mask(bits, block, mask)
+    own = p % 2
+    for k in range(2):
+        obs[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
+    obs[O_MATCH + 2] = root[O_MATCH + 2]
+
+
+@njit(cache=True)
+def encode_bidding_rows(game: int, v: np.ndarray, rp: np.ndarray, size: int, hands: np.ndarray,
+                        root: np.ndarray, obs: np.ndarray, mask: np.ndarray, taken: np.ndarray) -> None:
+    """The round's contract decisions as each world ``hands[w]`` would have seen them, for
+    weighting the worlds by how likely they make the bidding that happened (card play only).
+
+    A world's hands at the deal are its hands now plus the cards each seat has played; its state
+    has ``size`` entries. Row ``2w`` of ``obs`` (float32[2 n, OBS_DIM]) and ``mask`` (int8[2 n,
+    43]) is forehand's first decision, row ``2w + 1`` the choice after a push; ``taken[row]`` is
+    the action that was played there, or -1 where the decision was mine (the same in every world)
+    or never came (no push). The match totals come from my real observation ``root``, turned to
+    the acting seat."""
+    start = np.zeros(size, dtype=np.int64)
+    dealt = np.zeros(4, dtype=np.int64)
+    forehand = v[V_FOREHAND]
+    chosen = CONTRACT_OFFSET + v[V_CONTRACT]
+    for w in range(hands.shape[0]):
+        for p in range(4):
+            dealt[p] = hands[w, p] | v[V_PLAYED + p]
+        start[:] = 0
+        start_round(game, start, dealt, (forehand + 3) % 4, rp)
+        for j in range(2):
+            i = 2 * w + j
+            taken[i] = -1
+            if j == 1:
+                if not v[V_PUSHED]:
+                    break
+                apply_action(game, start, PUSH, rp)
+            p = state.to_move(start)
+            if p == 0:
+                continue
+            taken[i] = PUSH if j == 0 and v[V_PUSHED] else chosen
+            encode_world_seat(game, start, p, rp, root, obs[i], mask[i])
+
+
+@njit(cache=True)
+def contract_worlds(game: int, v: np.ndarray, rp: np.ndarray, rng: np.ndarray, states: np.ndarray) -> None:
+    """Fill ``states`` (int64[n_worlds, state size]) with worlds at the contract choice of the
+    seat view ``v``: deals of the 27 cards I do not hold (9 to each other seat, uniformly), each
+    started with :func:`jass_env.engine.transitions.start_round` (so its Weis and Stöck are the
+    world's own) and, when ``v`` is the choice after a push, forehand's push applied."""
+    hands = np.zeros(4, dtype=np.int64)
+    unseen = np.empty(27, dtype=np.int64)
+    k = 0
+    for c in range(36):
+        if not (v[V_HAND] >> c) & 1:
+            unseen[k] = c
+            k += 1
+    after_push = v[V_PHASE] == 1
+    dealer = 1 if after_push else 3                  # forehand: my partner (2) or me (0)
+    for w in range(states.shape[0]):
+        for i in range(26, 0, -1):
+            j = next_rand(rng, i + 1)
+            unseen[i], unseen[j] = unseen[j], unseen[i]
+        hands[0] = v[V_HAND]
+        for r in range(1, 4):
+            hands[r] = 0
+            for i in range(9 * (r - 1), 9 * r):
+                hands[r] |= np.int64(1) << unseen[i]
+        world = states[w]
+        world[:] = 0
+        start_round(game, world, hands, dealer, rp)
+        if after_push:
+            apply_action(game, world, PUSH, rp)
+
+
+@njit(cache=True)
+def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
+                mask: np.ndarray) -> None:
+    """Observation (float32[B, OBS_DIM]) and action mask (int8[B, 43]) of the player to move in
+    each world state of ``states`` (int64[B, state size]); a finished row gets an all-zero mask.
+
+    The searcher is player 0 and ``root`` its real observation. The match totals come from
+    ``root``; in card play (a world built by :func:`build_world_state`, which leaves Weis and
+    Stöck out) so do the Weis points, the shown Stöck and their part of the round score, turned
+    to the acting seat's view."""
+    root_contract = -1
+    for c in range(6):
+        if root[O_CONTRACT + c] > 0.5:
+            root_contract = c
+    card_play_world = root_contract >= 0
+    # the round score the real observation has beyond card points x multiplier, per world team
+    extra = np.zeros(2, dtype=np.float32)
+    if card_play_world:
+        mult = rp[RP_MULT + root_contract] / ROUND_POINTS
+        for t in range(2):
+            extra[t] = root[O_SCORE + t] - root[O_POINTS + t] * ROUND_POINTS * mult
+    for i in range(states.shape[0]):
+        st = states[i]
+        if state.phase(st) == state.PHASE_OVER:
+            mask[i, :] = 0
+            continue
+        p = state.to_move(st)
+        o = obs[i]
+        encode_world_seat(game, st, p, rp, root, o, mask[i])
+        own = p % 2
+        if not card_play_world:
+            continue
+        for k in range(2):
+            t = (own + k) % 2
+            o[O_WEIS_POINTS + k] = root[O_WEIS_POINTS + t]
+            o[O_SCORE + k] += extra[t]
+        for r in range(4):
+            if root[O_STOECK + r] > 0.5:
+                o[O_STOECK + (r - p) % 4] = 1.0
+
+
+@njit(cache=True)
+def team_results(states: np.ndarray, out: np.ndarray) -> None:
+    """``out[i]`` = team 0 − team 1 round score of the finished world ``states[i]``."""
+    for i in range(states.shape[0]):
+        out[i] = state.score_of(states[i], 0) - state.score_of(states[i], 1)
+
+
+class WorldKernels(NamedTuple):
+    """The compiled world functions of this module that play the rules, made for one game
+    (:func:`world_kernels`): each takes the arguments of the function it is named after, without the
+    game's number."""
+
+    encode_bidding_rows: object
+    contract_worlds: object
+    encode_rows: object
+
+
+@cache
+def world_kernels(game: int) -> WorldKernels:
+    """The world functions for the game numbered ``game`` (its rules compiled in)."""
+
+    @njit(cache=True)
+    def encode_bidding_rows_(v, rp, size, hands, root, obs, mask, taken):  # noqa: ANN001, ANN202
+        encode_bidding_rows(game, v, rp, size, hands, root, obs, mask, taken)
+
+    @njit(cache=True)
+    def contract_worlds_(v, rp, rng, states):  # noqa: ANN001, ANN202
+        contract_worlds(game, v, rp, rng, states)
+
+    @njit(cache=True)
+    def encode_rows_(states, rp, root, obs, mask):  # noqa: ANN001, ANN202
+        encode_rows(game, states, rp, root, obs, mask)
+
+    return WorldKernels(encode_bidding_rows_, contract_worlds_, encode_rows_)
+
+
+class SchieberWorlds(WorldModel):
+    """Schieber's worlds for the policy-guided search (:mod:`agents.search.world_model`), 4 players.
+
+    * **Card play**: deals of the unseen cards consistent with what the seat knows, sampled
+      exactly as the PIMC bot samples them (:func:`sample_world`: hand sizes, shown voids, public
+      Weis cards) and built with :func:`build_world_state`. With ``oversample=K`` the bidding is
+      inferred from: K x ``n_worlds`` deals are sampled, each weighted by the policy's probability
+      of the contract decisions the other seats made (forehand's push or contract, the choice
+      after a push) had they held that deal's cards (:func:`encode_bidding_rows`), and the worlds
+      returned are drawn by weight (systematic resampling; a deal drawn twice is returned once and
+      counted twice).
+    * **Contract and push**: uniform deals of the 27 cards the seat does not hold, started by the
+      engine (:func:`contract_worlds`).
+
+    A card-play world leaves out the Weis and the Stöck (they are fixed by the deal and do not
+    change what the cards score), and every world the match totals: :meth:`encode` copies them from
+    the real observation (:func:`encode_rows`). :meth:`results` is the team difference (own team −
+    opponents, card points, last-trick 5 and Match bonus, multiplied).
+    """
+
+    weights_worlds = True
+
+    def __init__(self, rules: Rules, likelihood=None, oversample: int = 1) -> None:  # noqa: ANN001
+        super().__init__(rules, likelihood, oversample)
+        if rules.spec.players != SEARCH_PLAYERS:
+            raise ValueError(f"Schieber's search worlds are for {SEARCH_PLAYERS} players, not "
+                             f"{rules.spec.players} ({rules.game})")
+        self._kernels = world_kernels(self.game.kind)
+
+    def worlds(self, obs: Mapping[str, np.ndarray], n_worlds: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        v = decode(obs)
+        if v[V_PHASE] == 2 and v[V_CONTRACT] >= 0:
+            root = np.asarray(obs["observation"], dtype=np.float32)
+            hands, counts = self._world_hands(v, root, n_worlds, rng)
+            states = np.zeros((len(hands), self.size), dtype=np.int64)
+            build_world_states(v, self.rp, hands, states)
+            return states, counts
+        if v[V_PHASE] in (0, 1):
+            states = np.zeros((n_worlds, self.size), dtype=np.int64)
+            self._kernels.contract_worlds(v, self.rp, rng, states)
+            return states, np.ones(n_worlds, dtype=np.int64)
+        return None
+
+    def _world_hands(self, v: np.ndarray, root: np.ndarray, n_worlds: int,
+                     rng: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The hands of one batch of card-play worlds: distinct hands (int64[m, MAX_PLAYERS]) and
+        how many of the ``n_worlds`` draws each stands for (int64[m], summing to ``n_worlds``)."""
+        m = n_worlds * self.oversample
+        hands = np.zeros((m, MAX_PLAYERS), dtype=np.int64)
+        sample_worlds(v, self.rp, rng, hands)
+        if self.oversample == 1 or self.likelihood is None:
+            return hands, np.ones(m, dtype=np.int64)
+        obs = np.zeros((2 * m, OBS_DIM), dtype=np.float32)
+        mask = np.zeros((2 * m, N_ACTIONS), dtype=np.int8)
+        taken = np.full(2 * m, -1, dtype=np.int64)
+        self._kernels.encode_bidding_rows(v, self.rp, self.size, hands, root, obs, mask, taken)
+        rows = np.flatnonzero(taken >= 0)
+        if len(rows) == 0:                      # I made every contract decision: nothing to infer
+            return hands[:n_worlds], np.ones(n_worlds, dtype=np.int64)
+        loglik = np.zeros(m)
+        np.add.at(loglik, rows // 2, self.likelihood(obs[rows], mask[rows], taken[rows]))
+        weights = np.exp(loglik - loglik.max())
+        cdf = np.cumsum(weights) / weights.sum()
+        u = (next_rand(rng, RESAMPLE_GRID) / RESAMPLE_GRID + np.arange(n_worlds)) / n_worlds
+        picks = np.minimum(np.searchsorted(cdf, u), m - 1)
+        distinct, counts = np.unique(picks, return_counts=True)
+        return hands[distinct], counts.astype(np.int64)
+
+    def encode(self, states: np.ndarray, root: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        self._kernels.encode_rows(states, self.rp, root, obs, mask)
+
+    def results(self, states: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(states), dtype=np.float64)
+        team_results(states, out)
+        return out
+
+
 __all__ = ["SeatView", "decode", "decode_view", "mask36", "one_hot", "V_SIZE", "V_PLAYERS", "TRICKS_OF",
            "HeuristicAgent", "graf_scores", "choose_contract", "heuristic_card", "heuristic_action",
            "heuristic_actions", "possible_cards", "PUSH_THRESHOLD",
            "PIMCAgent", "ROLLOUTS", "sample_world", "build_world_state", "rollout", "card_sums",
-           "pimc_worlds", "compiled_pimc", "best_card"]
+           "pimc_worlds", "compiled_pimc", "best_card", "SchieberWorlds", "sample_worlds",
+           "build_world_states", "encode_world_seat", "encode_bidding_rows", "contract_worlds", "encode_rows",
+           "team_results", "world_kernels", "WorldKernels"]

@@ -1,16 +1,21 @@
-"""Expert iteration for Schieber: distil the policy-guided search into the policy network.
+"""Expert iteration for every game that builds search worlds: distil the policy-guided search into
+the policy network.
 
 ``python -m agents.distill --config configs/distill.yaml [key=value ...]`` (the command line:
 :mod:`agents.distill`) runs ``rounds`` rounds; round r (1, 2, ...) is:
 
 1. **Labels.** Greedy self-play of the round's policy (``init_policy`` in round 1, round r − 1's
-   student after it) in all four seats, on ``deals`` deals of the round's own label set. Every
-   card decision with more than one legal card is searched by :class:`agents.search.search.SearchAgent`
-   with that policy as prior and rollout policy (``worlds`` worlds, the ``candidates`` cards the
-   policy rates highest) and stored with each candidate's mean round score (points per hand, own
-   team minus opponents). The game goes on with the policy's greedy card, so the stored states are
-   the ones the policy itself reaches. Deals are grouped in chunks of ``chunk_deals``; chunk k is
-   one file, deterministic for (seed, r, k) whatever the number of ``workers`` that play them.
+   student after it) in every seat, on ``deals`` deals of the round's own label set (for a game
+   evaluated by whole games, Coiffeur: ``deals`` whole games, every round of each). Every card
+   decision with more than one legal card (with ``contract: search`` also every other decision
+   whose worlds the game builds: contracts, pushes, predictions, rows) is searched by
+   :class:`agents.search.search.SearchAgent` with that policy as prior and rollout policy
+   (``worlds`` worlds, the ``candidates`` actions the policy rates highest) and stored with each
+   candidate's mean result (the game's score units, higher is better: Schieber's own team minus
+   opponents, a penalty negated). The game goes on with the policy's greedy action, so the stored
+   states are the ones the policy itself reaches. Deals are grouped in chunks of ``chunk_deals``;
+   chunk k is one file, deterministic for (seed, r, k) whatever the number of ``workers`` that play
+   them.
 2. **Fit.** A fresh copy of ``init_policy`` is fitted to the labels of rounds 1..r for ``epochs``
    epochs (Adam, ``lr``, batches of ``batch_size`` decisions, shuffled by ``seed``). The loss of a
    decision (the masked softmax π of the network; π₀ that of ``init_policy``, frozen):
@@ -28,12 +33,13 @@
 
    What is fitted is one MLP (:meth:`agents.network.PolicyNet.single_view`). With ``augment``
    every decision of a batch is seen with its suits renamed by a random permutation of those the
-   rules allow (:mod:`jass_env.games.schieber.suit_symmetry`; all 24 in ``schieber``): the
-   renamed position is played the same way and its candidates score the same, so each label
-   teaches all the equivalent positions, not only the one that happened to be dealt. With ``suit_average`` π₀
-   and the student are *suit averages* (the MLP's logits averaged over every renaming, an
-   exactly suit-invariant policy; a start that already is one stays one): π₀ is then the stronger
-   anchor, and the student plays as the average of its fitted MLP.
+   rules allow (the game's ``suit_symmetry`` module, :attr:`jass_env.games.base.Game.suit_symmetry`;
+   all 24 in ``schieber``): the renamed position is played the same way and its candidates score
+   the same, so each label teaches all the equivalent positions, not only the one that happened
+   to be dealt. With ``suit_average`` π₀ and the student are *suit averages* (the MLP's logits
+   averaged over every renaming, an exactly suit-invariant policy; a start that already is one
+   stays one): π₀ is then the stronger anchor, and the student plays as the average of its fitted
+   MLP. A game without a suit symmetry, or rules that allow only the identity, fit plainly.
 3. **Evaluate** the student against every ``eval_opponents`` entry on ``eval_deals`` duplicate
    deals of the evaluation tool's deal set ``eval_seed`` (:func:`agents.batched.evaluate_vs_bot`,
    greedy policy). Also reported: the held-out regret of the start and the student (every
@@ -45,7 +51,7 @@ Run directory (``run_dir``, default ``runs/<name>``; rerunning the same command 
 different config is refused, a finished run says so)::
 
     config.yaml                    the resolved config
-    round1/labels/c00000.npz ...   chunk k: obs (n, 529) float32, mask (n, 43) int8,
+    round1/labels/c00000.npz ...   chunk k: obs (n, obs_dim) float32, mask (n, n_actions) int8,
                                    greedy (n,) int64, options (n, candidates) int64 (-1: none),
                                    means (n, candidates) float32 (NaN: none)
     round1/student.pt              the fitted jass-policy/1 checkpoint
@@ -78,18 +84,11 @@ except ModuleNotFoundError as exc:  # torch and PyYAML come with the "train" ext
     raise missing_extra(exc, "agents.search.distill (expert iteration)") from None
 
 from jass_env.engine.cards import N_SUITS
-from jass_env.engine.state import PHASE_OVER, phase, to_move
-from jass_env.engine.transitions import for_game
+from jass_env.engine.state import to_move
+from jass_env.engine.switches import Rules
+from jass_env.envs.encoding import obs_dim
 from jass_env.games import PRESETS, game_of, make_rules
-from jass_env.games.schieber.observation import OBS_DIM, encode_observation
-from jass_env.games.schieber.rules import N_ACTIONS
-from jass_env.games.schieber.suit_symmetry import (
-    action_index,
-    action_source,
-    observation_index,
-    suit_permutations,
-)
-from jass_env.round import Round
+from jass_env.round import Match, Round
 
 from ..batched import evaluate_vs_bot
 from ..files import atomic_write, file_sha256
@@ -98,11 +97,20 @@ from ..policy import default_checkpoint
 from ..trained_for import trained_for
 from ..training.config import is_eval_opponent
 from ..training.yaml_config import ConfigError, build_config, meta, non_negative, positive, read_config_values
-from .search import SearchAgent
+from .search import CONTRACT_MODES, SearchAgent
+from .world_model import world_model_class
 
-GAME = "schieber"
 TARGETS = ("best", "expected")
 LABEL_FIELDS = ("obs", "mask", "greedy", "options", "means")
+
+
+def searchable(preset: str) -> bool:
+    """Whether the game of ``preset`` builds search worlds for its spec (the search plays it)."""
+    try:
+        world_model_class(make_rules(preset))
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass
@@ -113,10 +121,10 @@ class DistillConfig:
     seed: int = field(default=0, metadata=meta("an integer >= 0", non_negative))
     run_dir: str | None = field(default=None, metadata=meta("a path, or null for runs/<name>"))
     rules: str = field(default="schieber", metadata=meta(
-        "a Schieber rules preset: " + ", ".join(p for p in PRESETS if make_rules(p).game == GAME),
-        lambda v: v in PRESETS and make_rules(v).game == GAME))
+        "a rules preset whose game the search plays: " + ", ".join(p for p in PRESETS if searchable(p)),
+        lambda v: v in PRESETS and searchable(v)))
     init_policy: str | None = field(default=None, metadata=meta(
-        "null (the shipped Schieber policy) or a jass-policy checkpoint of a Schieber policy"))
+        "null (the preset's shipped policy) or a jass-policy checkpoint of a policy for its game"))
     rounds: int = field(default=1, metadata=meta("an integer >= 1", positive))
     # labels
     deals: int = field(default=8000, metadata=meta("an integer >= 1 (deals per round)", positive))
@@ -125,17 +133,21 @@ class DistillConfig:
                                                   positive))
     worlds: int = field(default=100, metadata=meta("an integer >= 1 (worlds per searched decision)",
                                                    positive))
-    candidates: int = field(default=5, metadata=meta("an integer >= 2 (cards searched per decision)",
+    candidates: int = field(default=5, metadata=meta("an integer >= 2 (actions searched per decision)",
                                                       lambda v: v >= 2))
+    contract: str = field(default="policy", metadata=meta(
+        f"one of {', '.join(CONTRACT_MODES)} (search the decisions that are not cards too)",
+        lambda v: v in CONTRACT_MODES))
     # fit
     target: str = field(default="expected", metadata=meta(f"one of {', '.join(TARGETS)}",
                                                            lambda v: v in TARGETS))
-    margin: float = field(default=3.0, metadata=meta("a number >= 0 (points per hand; target best)",
+    margin: float = field(default=3.0, metadata=meta("a number >= 0 (the game's score units; target best)",
                                                       non_negative))
-    temperature: float = field(default=2.0, metadata=meta("a number > 0 (points; target expected)", positive))
+    temperature: float = field(default=2.0, metadata=meta("a number > 0 (the game's score units; target "
+                                                           "expected)", positive))
     beta: float = field(default=0.1, metadata=meta("a number >= 0", non_negative))
     augment: bool = field(default=True, metadata=meta(
-        "true or false (rename the suits of each decision at random, jass_env.games.schieber.suit_symmetry)",
+        "true or false (rename the suits of each decision at random, by the game's suit symmetry)",
         lambda v: isinstance(v, bool)))
     suit_average: bool = field(default=True, metadata=meta(
         "true or false (the start policy, in the anchor, and the student are suit averages)",
@@ -167,7 +179,7 @@ class DistillConfig:
             return Path(self.init_policy)
         path = default_checkpoint(self.rules)
         if path is None:
-            raise ConfigError("config key 'init_policy': null means the shipped Schieber policy, "
+            raise ConfigError(f"config key 'init_policy': null means the shipped policy of {self.rules}, "
                               "which this installation lacks; give a checkpoint path")
         return path
 
@@ -184,9 +196,9 @@ def load_distill_config(path: str | Path | None, overrides: Sequence[str] = ()) 
 
 # labels
 @lru_cache(maxsize=1)
-def _searcher(rules: str, checkpoint: str, worlds: int, candidates: int) -> SearchAgent:
+def _searcher(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str) -> SearchAgent:
     """One search agent per worker process and policy (loading and compiling once)."""
-    return SearchAgent(rules, checkpoint, worlds=worlds, candidates=candidates)
+    return SearchAgent(rules, checkpoint, worlds=worlds, candidates=candidates, contract=contract)
 
 
 def chunk_seeds(seed: int, round_no: int, chunk: int, n_deals: int) -> tuple[list[int], int]:
@@ -195,23 +207,32 @@ def chunk_seeds(seed: int, round_no: int, chunk: int, n_deals: int) -> tuple[lis
     return [int(w) for w in words[1:]], int(words[0])
 
 
-def label_chunk(rules: str, checkpoint: str, worlds: int, candidates: int, deal_seeds: Sequence[int],
-                search_seed: int) -> dict[str, np.ndarray]:
-    """Play ``deal_seeds`` by greedy self-play of ``checkpoint`` and search every card decision
-    with a choice (module docstring, step 1). Returns the label arrays (fields
+def _episode(rules: Rules, seed: int) -> Round | Match:
+    """What one label deal plays: a round, or a whole game where the game is evaluated by whole games
+    (its later rounds are positions a round alone never reaches)."""
+    whole = game_of(rules).protocol == "whole_game"
+    return Match(rules, seed=seed) if whole else Round(rules, seed=seed)
+
+
+def label_chunk(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str,
+                deal_seeds: Sequence[int], search_seed: int) -> dict[str, np.ndarray]:
+    """Play ``deal_seeds`` by greedy self-play of ``checkpoint`` and search every decision with a
+    choice that the search searches (module docstring, step 1). Returns the label arrays (fields
     :data:`LABEL_FIELDS`, one row per decision of every seat)."""
-    search = _searcher(rules, checkpoint, worlds, candidates)
+    search = _searcher(rules, checkpoint, worlds, candidates, contract)
     search.reset(seed=search_seed)
     rp = search.rp
-    engine = for_game(search.rules.spec.kind)
+    encode_observation = game_of(search.rules).observation.encode_observation
+    width, n_actions = obs_dim(search.rules), search.rules.spec.n_actions
     obs_rows, mask_rows, greedy, options, means = [], [], [], [], []
     for s in deal_seeds:
-        st = Round(search.rules, seed=s).state
-        while phase(st) != PHASE_OVER:
-            obs = np.zeros(OBS_DIM, dtype=np.float32)
-            mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        episode = _episode(search.rules, s)
+        while not episode.is_over:
+            st = episode.state
+            obs = np.zeros(width, dtype=np.float32)
+            mask = np.zeros(n_actions, dtype=np.int8)
             encode_observation(st, int(to_move(st)), rp, obs)
-            engine.action_mask(st, rp, mask)
+            mask[episode.legal_actions()] = 1
             seen = {"observation": obs, "action_mask": mask}
             action = search.policy.act(seen)
             row_options = np.full(candidates, -1, dtype=np.int64)
@@ -224,7 +245,7 @@ def label_chunk(rules: str, checkpoint: str, worlds: int, candidates: int, deal_
             greedy.append(action)
             options.append(row_options)
             means.append(row_means)
-            engine.apply_action(st, action, rp)
+            episode.step(action)
     return {"obs": np.stack(obs_rows), "mask": np.stack(mask_rows), "greedy": np.asarray(greedy, np.int64),
             "options": np.stack(options), "means": np.stack(means)}
 
@@ -233,10 +254,11 @@ def _write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
     atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
-def _label_task(args: tuple[str, str, int, int, list[int], int, str, int]) -> str:
-    rules, checkpoint, worlds, candidates, deal_seeds, search_seed, out, threads = args
+def _label_task(args: tuple[str, str, int, int, str, list[int], int, str, int]) -> str:
+    rules, checkpoint, worlds, candidates, contract, deal_seeds, search_seed, out, threads = args
     torch.set_num_threads(threads)
-    _write_chunk(Path(out), label_chunk(rules, checkpoint, worlds, candidates, deal_seeds, search_seed))
+    _write_chunk(Path(out), label_chunk(rules, checkpoint, worlds, candidates, contract, deal_seeds,
+                                        search_seed))
     return out
 
 
@@ -254,8 +276,8 @@ def generate_labels(cfg: DistillConfig, run_dir: Path, round_no: int, policy: Pa
             continue
         n = min(cfg.chunk_deals, cfg.deals - k * cfg.chunk_deals)
         deals, search_seed = chunk_seeds(cfg.seed, round_no, k, n)
-        todo.append((cfg.rules, str(policy), cfg.worlds, cfg.candidates, deals, search_seed, str(out),
-                     cfg.torch_threads))
+        todo.append((cfg.rules, str(policy), cfg.worlds, cfg.candidates, cfg.contract, deals, search_seed,
+                     str(out), cfg.torch_threads))
     if not todo:
         return
     chunk_path(run_dir, round_no, 0).parent.mkdir(parents=True, exist_ok=True)
@@ -280,11 +302,12 @@ class LabelError(ValueError):
     """A label file that is missing, corrupt or of the wrong shape."""
 
 
-def load_labels(paths: Sequence[Path], candidates: int) -> dict[str, np.ndarray]:
-    """The label arrays of ``paths``, concatenated; LabelError names a bad file."""
+def load_labels(paths: Sequence[Path], rules: Rules, candidates: int) -> dict[str, np.ndarray]:
+    """The label arrays of ``paths`` (decisions under ``rules``), concatenated; LabelError names a
+    bad file."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in LABEL_FIELDS}
-    shapes = {"obs": (OBS_DIM,), "mask": (N_ACTIONS,), "greedy": (), "options": (candidates,),
-              "means": (candidates,)}
+    shapes = {"obs": (obs_dim(rules),), "mask": (rules.spec.n_actions,), "greedy": (),
+              "options": (candidates,), "means": (candidates,)}
     for p in paths:
         try:
             with np.load(p) as z:
@@ -340,25 +363,35 @@ def regret(net: PolicyNet, labels: dict[str, np.ndarray]) -> tuple[float, float]
     return float((best - chosen)[on].mean()), float(1.0 - on.mean())
 
 
+def suit_renamings(rules: Rules) -> np.ndarray:
+    """The suit permutations under which ``rules`` play the same (int64[m, 4], the identity first):
+    the game's suit symmetry, or the identity alone where the game declares none."""
+    symmetry = game_of(rules).suit_symmetry
+    return np.arange(N_SUITS)[None] if symmetry is None else symmetry.suit_permutations(rules)
+
+
 class SuitRenaming:
     """Renames the suits of a batch of decisions, each by its own random permutation of those
-    the rules allow (:mod:`jass_env.games.schieber.suit_symmetry`): the same decision, labelled
-    the same, in another of its equivalent forms. ``rules=None``: no renaming."""
+    the rules allow (:func:`suit_renamings`): the same decision, labelled the same, in another of
+    its equivalent forms. ``augment=False``, or rules that allow only the identity: no renaming."""
 
-    def __init__(self, rules: str | None) -> None:
-        perms = suit_permutations(rules) if rules is not None else np.arange(N_SUITS)[None]
-        self.obs_index = torch.from_numpy(observation_index(perms))    # (m, OBS_DIM)
-        self.action_index = torch.from_numpy(action_index(perms))      # (m, N_ACTIONS)
-        self.action_source = torch.from_numpy(action_source(perms))    # (m, N_ACTIONS)
+    def __init__(self, rules: Rules, augment: bool = True) -> None:
+        perms = suit_renamings(rules) if augment else np.arange(N_SUITS)[None]
+        self.renames = len(perms) > 1
+        if self.renames:
+            symmetry = game_of(rules).suit_symmetry
+            self.obs_index = torch.from_numpy(symmetry.observation_index(perms, rules))    # (m, obs_dim)
+            self.action_index = torch.from_numpy(symmetry.action_index(perms, rules))      # (m, n_actions)
+            self.action_source = torch.from_numpy(symmetry.action_source(perms, rules))    # (m, n_actions)
 
     def __call__(self, gen: torch.Generator, obs: torch.Tensor, mask: torch.Tensor, actions: torch.Tensor,
                  options: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        """``obs`` (B, OBS_DIM), ``mask`` (B, N_ACTIONS), ``actions`` (B,) and ``options`` (B, K;
+        """``obs`` (B, obs_dim), ``mask`` (B, n_actions), ``actions`` (B,) and ``options`` (B, K;
         -1 stays -1) renamed; unchanged (no random draw) when only the identity is allowed."""
-        if len(self.obs_index) == 1:
+        if not self.renames:
             return obs, mask, actions, options
         k = torch.randint(len(self.obs_index), (len(obs),), generator=gen)
-        names = self.action_index[k]                                    # (B, N_ACTIONS)
+        names = self.action_index[k]                                    # (B, n_actions)
         return (obs.gather(1, self.obs_index[k]), mask.gather(1, self.action_source[k]),
                 names.gather(1, actions[:, None])[:, 0],
                 torch.where(options >= 0, names.gather(1, options.clamp(min=0)), options))
@@ -368,12 +401,13 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
     """A fresh copy of ``init_policy`` fitted to ``labels`` (module docstring, step 2)."""
     net, _ = load_policy(cfg.start_policy())
     start, _ = load_policy(cfg.start_policy())
-    renamings = suit_permutations(cfg.rules).tolist()
+    rules = make_rules(cfg.rules)
+    renamings = suit_renamings(rules).tolist()
     if cfg.suit_average and len(renamings) > 1 and net.suit_renamings is None:
         net, start = net.suit_averaged(renamings), start.suit_averaged(renamings)
     mlp = net.single_view().train()          # what is fitted: one MLP pass per decision
-    obs = torch.from_numpy(labels["obs"])                              # (n, OBS_DIM)
-    mask = torch.from_numpy(labels["mask"].astype(bool))               # (n, N_ACTIONS)
+    obs = torch.from_numpy(labels["obs"])                              # (n, obs_dim)
+    mask = torch.from_numpy(labels["mask"].astype(bool))               # (n, n_actions)
     searched = torch.from_numpy(labels["options"][:, 0] >= 0)          # (n,)
     options = torch.from_numpy(np.maximum(labels["options"], 0))       # (n, K), -1 padding -> 0
     filled = torch.from_numpy(~np.isnan(labels["means"]))              # (n, K) real candidates
@@ -381,7 +415,7 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
     q_bar = (q * filled).sum(1, keepdim=True) / filled.sum(1, keepdim=True).clamp(min=1)
     q = torch.where(filled, q - q_bar, 0)                              # (n, K) centred means
     hard = torch.from_numpy(hard_targets(labels, cfg.margin) if cfg.target == "best" else labels["greedy"])
-    renaming = SuitRenaming(cfg.rules if cfg.augment else None)
+    renaming = SuitRenaming(rules, cfg.augment)
     n = len(obs)
     gen = torch.Generator().manual_seed(cfg.seed)
     opt = torch.optim.Adam(mlp.parameters(), lr=cfg.lr)
@@ -391,7 +425,7 @@ def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> 
         for i in range(0, n, cfg.batch_size):
             b = order[i: i + cfg.batch_size]
             obs_b, mask_b, hard_b, options_b = renaming(gen, obs[b], mask[b], hard[b], options[b])
-            logits = mlp.masked_logits(obs_b, mask_b)                   # (B, N_ACTIONS), illegal -inf
+            logits = mlp.masked_logits(obs_b, mask_b)                   # (B, n_actions), illegal -inf
             logp = torch.log_softmax(logits, 1)
             with torch.no_grad():
                 p0 = torch.softmax(start.masked_logits(obs_b, mask_b), 1)
@@ -430,7 +464,7 @@ def run_round(cfg: DistillConfig, run_dir: Path, round_no: int, log: Any = print
     train_paths = [chunk_path(run_dir, r, k) for r in range(1, round_no + 1) for k in range(cfg.chunks)
                    if not _heldout(k, cfg)]
     held_paths = [chunk_path(run_dir, round_no, k) for k in range(cfg.chunks) if _heldout(k, cfg)]
-    labels = load_labels(train_paths, cfg.candidates)
+    labels = load_labels(train_paths, make_rules(cfg.rules), cfg.candidates)
     n_searched = int((labels["options"][:, 0] >= 0).sum())
     log(f"round {round_no}: fitting on {len(labels['greedy'])} decisions ({n_searched} searched) of "
         f"rounds 1..{round_no}")
@@ -444,7 +478,7 @@ def run_round(cfg: DistillConfig, run_dir: Path, round_no: int, log: Any = print
     result: dict[str, Any] = {"round": round_no, "decisions": len(labels["greedy"]), "searched": n_searched,
                               "label_seconds": round(label_s, 1), "fit_seconds": round(fit_s, 1)}
     if held_paths:
-        held = load_labels(held_paths, cfg.candidates)
+        held = load_labels(held_paths, make_rules(cfg.rules), cfg.candidates)
         start_net, _ = load_policy(cfg.start_policy())
         result["heldout_regret_start"], _ = regret(start_net, held)
         result["heldout_regret_student"], result["heldout_off_candidates"] = regret(student, held)
@@ -482,4 +516,5 @@ def run(cfg: DistillConfig, log: Any = print) -> list[dict[str, Any]]:
 
 
 __all__ = ["DistillConfig", "load_distill_config", "label_chunk", "generate_labels", "load_labels",
-           "hard_targets", "SuitRenaming", "regret", "fit", "run_round", "run", "LabelError", "TARGETS"]
+           "hard_targets", "SuitRenaming", "suit_renamings", "searchable",
+           "regret", "fit", "run_round", "run", "LabelError", "TARGETS"]

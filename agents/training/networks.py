@@ -87,7 +87,8 @@ def configure_torch(cfg: TrainConfig) -> torch.device:
 def new_policy(cfg: TrainConfig, rules: Rules, seed: int | None = None) -> PolicyNet:
     """A policy network of the config's size for the game of ``rules`` (``seed`` None: torch's
     default initialisation, drawing from the global torch RNG)."""
-    return PolicyNet(cfg.hidden, obs_dim=obs_dim(rules), n_actions=rules.spec.n_actions, seed=seed)
+    return PolicyNet(cfg.hidden, obs_dim=obs_dim(rules), n_actions=rules.spec.n_actions, seed=seed,
+                     game=rules.game)
 
 
 def load_initial_policy(cfg: TrainConfig, policy: PolicyNet) -> None:

@@ -33,7 +33,9 @@ ENV_IDS         spec name -> (PettingZoo id, Gymnasium id)
 BOTS            agent name -> "module:Class" of its rule-based bots (imported only when asked for),
                 or ("module:Class", spec names) for a bot of some specs only;
                 ``"random_phase"``: how the random bot plays the game's phase actions, if not
-                uniformly (an ``agents.random_bot.PhaseRule``)
+                uniformly (an ``agents.random_bot.PhaseRule``); ``"worlds"``: the
+                ``agents.search.world_model.WorldModel`` of its worlds, which offers the
+                policy-guided search ``search:`` for it
 CHECKPOINTS     spec name -> file name of its shipped policy under ``agents/checkpoints/``
 READERS         the class of its own readers of a round (``round.sheets``, ``round.stock``, ...),
                 made with the round (:class:`jass_env.round.Round`), or None
@@ -47,6 +49,11 @@ MAX_PHASE_ACTIONS  optional: a function of the rules giving the most actions tha
 DRAWS           optional: its own random draws at the start of a round, after the deal
                 (:class:`Draws`: Differenzler's trump card, Sidi's stock); default: none
 ==============  ===============================================================================
+
+A game may also hold a module ``suit_symmetry`` (the renamings of the suits under which its rules
+play the same, and how they rename an observation and the actions: ``suit_permutations(rules)``,
+``observation_index(perms, rules)``, ``action_index(perms, rules)``, ``action_source(perms, rules)``),
+which learners use for data augmentation and suit-averaged policies (:attr:`Game.suit_symmetry`).
 
 :func:`load` reads a package into a :class:`Game` and says which fact is missing or wrong.
 """
@@ -145,6 +152,8 @@ class Game:
     score_sum: Callable[[Rules], int | None] | None = field(repr=False, default=None)
     #: (rules) -> the most phase actions (not cards) in one round, None when the game does not say
     max_phase_actions: Callable[[Rules], int] | None = field(repr=False, default=None)
+    #: the module of its suit renamings (the module docstring), None when it declares none
+    suit_symmetry: ModuleType | None = field(repr=False, default=None)
 
     @property
     def higher_is_better(self) -> bool:
@@ -217,4 +226,5 @@ def load(package: ModuleType) -> Game:
                 rules=package.rules, observation=package.observation, records=package.records,
                 render=package.render, draws=draws, score_range=getattr(package, "SCORE_RANGE", None),
                 score_sum=getattr(package, "SCORE_SUM", None),
-                max_phase_actions=getattr(package, "MAX_PHASE_ACTIONS", None))
+                max_phase_actions=getattr(package, "MAX_PHASE_ACTIONS", None),
+                suit_symmetry=getattr(package, "suit_symmetry", None))

@@ -13,7 +13,7 @@ from jass_env.engine.spec import TEAMS_ALTERNATE, TEAMS_PAIRS, GameSpec, registe
 from jass_env.engine.switches import OFFICIAL_QUADS, rules_for
 
 from .. import base
-from . import observation, records, render, rules
+from . import observation, records, render, rules, suit_symmetry
 
 TITLE = "Schieber"
 KIND = 0
@@ -55,7 +55,7 @@ REWARD_SCALE = 157.0
 ENV_IDS = {"schieber": ("jass_v0", "jass_env/Jass-v0"),
            "schieber6": ("schieber6_v0", "jass_env/Schieber6-v0")}
 BOTS = {"heuristic": "agents.bots.schieber:HeuristicAgent", "pimc": "agents.bots.schieber:PIMCAgent",
-        "search": ("agents.search.search:SearchAgent", ("schieber",))}
+        "worlds": ("agents.bots.schieber:SchieberWorlds", ("schieber",))}
 CHECKPOINTS = {"schieber": "default.pt"}
 SCORE_RANGE = rules.score_range
 SCORE_SUM = rules.score_sum
@@ -64,4 +64,5 @@ READERS = None
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
-           "SCORE_RANGE", "SCORE_SUM", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]
+           "SCORE_RANGE", "SCORE_SUM", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render",
+           "suit_symmetry"]

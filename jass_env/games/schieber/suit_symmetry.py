@@ -31,7 +31,6 @@ import numpy as np
 
 from jass_env.engine.cards import CONTRACTS, N_CARDS, N_RANKS, N_SUITS
 from jass_env.engine.switches import Rules
-from jass_env.games import make_rules
 
 from .observation import OBS_DIM, SLICES
 from .rules import CONTRACT_OFFSET, N_ACTIONS
@@ -48,12 +47,16 @@ class SymmetryError(ValueError):
     """Suit symmetry asked of a game it does not apply to."""
 
 
-def suit_permutations(rules: str | Rules = "schieber") -> np.ndarray:
+def _check(rules: Rules) -> None:
+    if rules.game != GAME:
+        raise SymmetryError(f"Schieber's suit symmetry is defined for the {GAME} layout only, not "
+                            f"{rules.game!r}")
+
+
+def suit_permutations(rules: Rules) -> np.ndarray:
     """The suit renamings under which ``rules`` play the same (int64[m, 4]: row i maps suit s to
     ``row[s]``), the identity first; every one of the 24 for the ``schieber`` preset."""
-    rules = make_rules(rules)
-    if rules.game != GAME:
-        raise SymmetryError(f"suit symmetry is defined for {GAME} rules only, not {rules.game!r}")
+    _check(rules)
     weis_ranks_suits = rules.weis and rules.weis_comparison == "vaud"
     allowed = [CONTRACTS[s] in rules.contracts for s in range(N_SUITS)]
     keep = [p for p in permutations(range(N_SUITS))
@@ -69,8 +72,9 @@ def card_permutation(perm: np.ndarray) -> np.ndarray:
     return np.asarray(perm, dtype=np.int64)[cards // N_RANKS] * N_RANKS + cards % N_RANKS
 
 
-def action_index(perms: np.ndarray) -> np.ndarray:
+def action_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """Renamed action of each action (int64[m, 43]) under each permutation of ``perms`` (m, 4)."""
+    _check(rules)
     out = np.tile(np.arange(N_ACTIONS, dtype=np.int64), (len(perms), 1))
     for i, perm in enumerate(perms):
         out[i, :N_CARDS] = card_permutation(perm)
@@ -78,18 +82,19 @@ def action_index(perms: np.ndarray) -> np.ndarray:
     return out
 
 
-def action_source(perms: np.ndarray) -> np.ndarray:
+def action_source(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """The inverse of :func:`action_index` (int64[m, 43]): the action each renamed slot comes from."""
-    index = action_index(perms)
+    index = action_index(perms, rules)
     out = np.empty_like(index)
     rows = np.arange(len(perms))[:, None]
     out[rows, index] = np.arange(N_ACTIONS)
     return out
 
 
-def observation_index(perms: np.ndarray) -> np.ndarray:
+def observation_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """Gather index (int64[m, OBS_DIM]) of the renamed observation: feature j of the position
     renamed by ``perms[i]`` is feature ``index[i, j]`` of the original."""
+    _check(rules)
     out = np.tile(np.arange(OBS_DIM, dtype=np.int64), (len(perms), 1))
     for i, perm in enumerate(perms):
         cards = card_permutation(perm)
