@@ -1,5 +1,5 @@
-"""``python -m agents.distill``: the command line of expert iteration for Schieber (the run, its
-config and its files: :mod:`agents.search.distill`)."""
+"""``python -m agents.distill``: the command line of expert iteration, every game that builds search
+worlds (the run, its config and its files: :mod:`agents.search.distill`)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m agents.distill",
                                  description=distill.__doc__.split("\n\n")[0])
     ap.add_argument("--config", required=True,
-                    help="YAML config, e.g. configs/distill.yaml (the shipped policy's run, about 70 minutes "
-                    "with two workers); keys: agents/search/distill.py DistillConfig")
+                    help="YAML config, e.g. configs/distill.yaml (the shipped Schieber policy's run, about "
+                    "70 minutes with two workers) or configs/distill-GAME.yaml; keys: "
+                    "agents/search/distill.py DistillConfig")
     ap.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides, values as YAML")
     args = ap.parse_args(argv)
     try:
