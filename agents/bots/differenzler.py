@@ -65,6 +65,12 @@ world hand.
   exact hit) is chosen (ties: the lowest card id).
 
 Sampling is deterministic given the agent's seed (:func:`agents.search.pimc.decision_generator`).
+
+Search worlds (:class:`DifferenzlerWorlds`)
+-------------------------------------------
+The same worlds for the policy-guided search (:mod:`agents.search.search`), at card play and at my
+prediction (:func:`build_prediction_world`: the round as dealt, the seats before me having
+predicted); the rollouts are the search's, not the heuristic's.
 The compiled functions that play a world take the game's number first (a compile-time constant:
 :mod:`jass_env.engine.hooks`); :func:`compiled_pimc` makes the searches of one game for Python.
 
@@ -102,12 +108,14 @@ from jass_env.engine.cards import (
 from jass_env.engine.positions import set_play_position
 from jass_env.engine.spec import MAX_PLAYERS, GameSpec
 from jass_env.engine.state import (
+    PHASE_OVER,
     PHASE_PLAY,
     cards_in_trick,
     contract,
     current_trick,
     hand_of,
     n_players,
+    new_state,
     phase,
     played_by,
     points_of,
@@ -118,14 +126,15 @@ from jass_env.engine.state import (
     voids,
 )
 from jass_env.engine.switches import Rules
-from jass_env.engine.transitions import apply_action, legal_set
+from jass_env.engine.transitions import apply_action, legal_set, reset_match, start_round
 from jass_env.games import make_rules
 from jass_env.games.differenzler.observation import LAYOUTS, obs_dim
-from jass_env.games.differenzler.rules import N_PREDICTIONS, set_predictions
+from jass_env.games.differenzler.rules import N_PREDICTIONS, set_predictions, set_trump
 
 from ..base import Agent, checked_action
 from ..random_bot import PhaseRule
 from ..search.pimc import check_search_params, decision_generator, search_worlds
+from ..search.world_model import ActionLikelihood, WorldModel
 from ..search.worlds import deal_unseen
 from .schieber import mask36, one_hot, possible_cards
 
@@ -640,6 +649,16 @@ def sample_world(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, hands: np.ndarr
 
 
 @njit(cache=True)
+def world_prediction(v: np.ndarray, hands: np.ndarray, r: int, rp: np.ndarray) -> int:
+    """Relative seat ``r``'s prediction in a sampled world (``hands`` by relative seat) of the seat
+    view ``v``: its visible one, else the heuristic's estimate of its world hand as dealt (the
+    cards it holds and the ones it played)."""
+    if v[DV_PREDICTIONS + r] >= 0:
+        return v[DV_PREDICTIONS + r]
+    return estimate_points(hands[r] | v[DV_PLAYED + r], v[DV_TRUMP], v[DV_PLAYERS], rp)
+
+
+@njit(cache=True)
 def build_world(v: np.ndarray, hands: np.ndarray, my_target: int, rp: np.ndarray, st: np.ndarray,
                 targets: np.ndarray) -> None:
     """The engine state of a sampled world (players = relative seats, I am player 0), in card
@@ -652,12 +671,7 @@ def build_world(v: np.ndarray, hands: np.ndarray, my_target: int, rp: np.ndarray
     zeros = np.zeros(MAX_PLAYERS, dtype=np.int64)
     played = v[DV_PLAYED:DV_PLAYED + MAX_PLAYERS]
     for r in range(n):
-        if r == 0:
-            targets[r] = my_target
-        elif v[DV_PREDICTIONS + r] >= 0:
-            targets[r] = v[DV_PREDICTIONS + r]
-        else:
-            targets[r] = estimate_points(hands[r] | played[r], v[DV_TRUMP], n, rp)
+        targets[r] = my_target if r == 0 else world_prediction(v, hands, r, rp)
     if v[DV_PHASE] == PREDICTING:
         set_play_position(st, hands, zeros, zeros, zeros, zeros, 0, forehand, forehand, 0, -1,
                           v[DV_TRUMP], 0, zeros, zeros, forehand, rp)
@@ -787,9 +801,128 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
         return checked_action(best, legal, self.name)
 
 
+# the policy-guided search's worlds
+@njit(cache=True)
+def build_prediction_world(game: int, v: np.ndarray, hands: np.ndarray, rp: np.ndarray,
+                           st: np.ndarray) -> None:
+    """The engine state of a sampled world at my prediction (players = relative seats, I am player
+    0 and to move), built in ``st`` (a new state, :func:`jass_env.engine.state.new_state`) of the
+    game numbered ``game``: a single round dealt ``hands`` by the view's dealer, with the view's
+    trump and shown trump card, in which the seats from forehand up to me have predicted, each its
+    :func:`world_prediction`."""
+    n = v[DV_PLAYERS]
+    reset_match(game, st, False, rp)
+    start_round(game, st, hands, v[DV_DEALER], rp)
+    set_trump(st, v[DV_TRUMP], v[DV_TRUMP_CARD])
+    r = (v[DV_DEALER] + 1) % n
+    while r != 0:
+        apply_action(game, st, PHASE_ACTION_OFFSET + world_prediction(v, hands, r, rp), rp)
+        r = (r + 1) % n
+
+
+@njit(cache=True)
+def sample_search_worlds(game: int, v: np.ndarray, rp: np.ndarray, fresh: np.ndarray, rng: np.ndarray,
+                         states: np.ndarray) -> None:
+    """Fill each row of ``states`` (int64[m, state size]) with a world of the seat view ``v``
+    dealt by :func:`sample_world` from ``rng`` (I am player 0 and to move): at my prediction
+    :func:`build_prediction_world` (from the new state ``fresh``), in card play the PIMC's
+    :func:`build_world` with my prediction and the trump card shown as in the view."""
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    targets = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for i in range(states.shape[0]):
+        st = states[i]
+        sample_world(v, rp, rng, hands)
+        if v[DV_PHASE] == PREDICTING:
+            st[:] = fresh
+            build_prediction_world(game, v, hands, rp, st)
+        else:
+            build_world(v, hands, v[DV_PREDICTIONS], rp, st, targets)
+            set_trump(st, v[DV_TRUMP], v[DV_TRUMP_CARD])
+
+
+@njit(cache=True)
+def copy_game_totals(states: np.ndarray, root: np.ndarray, o_totals: int, o_rounds_left: int, n: int,
+                     obs: np.ndarray) -> None:
+    """Write the match features a world leaves out (its state is a single round) into the
+    observation ``obs[i]`` (float32[B, obs_dim]) of the player to move in each unfinished world
+    ``states[i]``, from my real observation ``root``: every seat's total (slice at ``o_totals``,
+    ``n`` entries) turned to the acting seat's view, and the rounds left (at ``o_rounds_left``)."""
+    for i in range(states.shape[0]):
+        if phase(states[i]) == PHASE_OVER:
+            continue
+        p = to_move(states[i])
+        for r in range(n):
+            obs[i, o_totals + r] = root[o_totals + seat_after(p, r, n)]
+        obs[i, o_rounds_left] = root[o_rounds_left]
+
+
+@cache
+def compiled_worlds(game: int) -> object:
+    """:func:`sample_search_worlds` of the game numbered ``game`` for Python (its rules compiled in):
+    (v, rp, fresh, rng, states)."""
+
+    @njit(cache=True)
+    def sample(v, rp, fresh, rng, states):  # noqa: ANN001, ANN202
+        sample_search_worlds(game, v, rp, fresh, rng, states)
+
+    return sample
+
+
+class DifferenzlerWorlds(WorldModel):
+    """The worlds of a Differenzler decision for the policy-guided search
+    (:class:`agents.search.world_model.WorldModel`), at both kinds of decision:
+
+    * **card play**: the PIMC's worlds (:func:`sample_world`, :func:`build_world`): the unseen cards
+      dealt consistent with my hand, the cards played, the shown voids, each seat's card count and
+      the shown trump card (held by the dealer until played); every seat's prediction is written
+      in, mine as made, another's as visible (``predictions="open"``) or else the heuristic's
+      estimate of its world hand (:func:`world_prediction`), so the engine scores each world's
+      round with the game's penalty;
+    * **my prediction**: the round as dealt in the world, before any card, with me to predict; the
+      seats from forehand up to me have predicted (visible or estimated as above), the seats after
+      me predict in the rollout, by the rollout's policy.
+
+    The result is the default, -1 x player 0's round score: :data:`jass_env.games.differenzler.BETTER`
+    is "lower" and a finished world's score of player 0 is my penalty (|prediction - points|,
+    -10 for an exact hit), so a higher result is a smaller penalty. A world is a single round: in
+    a match episode the totals and rounds left of the observation come from my real observation
+    (:meth:`encode`). No world is weighted by the other seats' predictions (``likelihood`` and
+    ``oversample`` are not used): every world counts once.
+    """
+
+    def __init__(self, rules: str | Rules | None = "differenzler", likelihood: ActionLikelihood | None = None,
+                 oversample: int = 1) -> None:
+        super().__init__(differenzler_rules(rules), likelihood, oversample)
+        self.decode = ViewDecoder(self.rules)
+        self._fresh = new_state(self.rules.spec)
+        self._sample = compiled_worlds(self.rules.spec.kind)
+        slices = LAYOUTS.of(self.rules.spec).slices
+        self._o_totals = slices["game_penalty"].start
+        self._o_rounds_left = slices["rounds_left"].start
+
+    def worlds(self, obs: Mapping[str, np.ndarray], n_worlds: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(n_worlds, bool) or not isinstance(n_worlds, (int, np.integer)) or n_worlds < 1:
+            raise ValueError(f"n_worlds must be an integer >= 1, got {n_worlds!r}")
+        v = self.decode(obs)
+        if v[DV_PHASE] == OVER or (v[DV_PHASE] == PLAYING and v[DV_LEGAL] == 0):
+            raise ValueError("no legal action in the action mask (the round is over?): no worlds to build")
+        states = np.empty((int(n_worlds), self.size), dtype=np.int64)
+        self._sample(v, self.rp, self._fresh, rng, states)
+        return states, np.ones(int(n_worlds), dtype=np.int64)
+
+    def encode(self, states: np.ndarray, root: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """The default encoding of each world, with the match totals and rounds left copied from
+        ``root`` (:func:`copy_game_totals`)."""
+        super().encode(states, root, obs, mask)
+        copy_game_totals(states, np.asarray(root, dtype=np.float32), self._o_totals, self._o_rounds_left,
+                         self.rules.spec.players, obs)
+
 __all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "ViewDecoder", "decode_view", "observation_offsets",
            "predicting", "prediction_action", "differenzler_rules", "rule_of_thumb_prediction",
            "rule_of_thumb_actions", "RANDOM_PREDICTIONS", "estimate_points", "choose_card", "view_card",
            "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout",
-           "pimc_points", "pimc_penalties", "compiled_pimc", "PREDICTING", "PLAYING", "OVER"] + \
+           "pimc_points", "pimc_penalties", "compiled_pimc", "world_prediction", "build_prediction_world",
+           "sample_search_worlds", "copy_game_totals", "compiled_worlds", "DifferenzlerWorlds", "PREDICTING",
+           "PLAYING", "OVER"] + \
     [k for k in dir() if k.startswith("DV_")]

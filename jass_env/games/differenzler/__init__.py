@@ -57,7 +57,8 @@ ENV_IDS = {"differenzler": ("differenzler_v0", "jass_env/Differenzler-v0"),
            "differenzler3": ("differenzler3_v0", "jass_env/Differenzler3-v0")}
 BOTS = {"heuristic": "agents.bots.differenzler:DifferenzlerHeuristic",
         "pimc": "agents.bots.differenzler:DifferenzlerPIMC",
-        "random_phase": "agents.bots.differenzler:RANDOM_PREDICTIONS"}
+        "random_phase": "agents.bots.differenzler:RANDOM_PREDICTIONS",
+        "worlds": "agents.bots.differenzler:DifferenzlerWorlds"}
 CHECKPOINTS = {"differenzler": "differenzler.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions
