@@ -21,6 +21,11 @@ legal cards, or by default with the compiled greedy play :func:`greedy_card`) by
 minus the opponent's, and **picks** the best mean (ties: the lowest card id). After trick 10
 nothing is hidden: every world is the true position.
 
+:class:`SidiWorlds` gives the policy-guided search (:mod:`agents.search.world_model`) the worlds
+of every Sidi decision, drawn from the search's compiled generator: the cards PIMC samples, with
+the opponent's public Weis cards and a history of the finished tricks that shows the seat what it
+saw (:func:`world_view`, :func:`build_world`).
+
 The compiled functions that play a world take the game's number first (a compile-time constant:
 :mod:`jass_env.engine.hooks`); :func:`compiled_pimc` makes the search of one game for Python.
 """
@@ -35,19 +40,47 @@ import numpy as np
 from numba import njit
 
 from jass_env.engine.card_play import STRENGTH, card_points
-from jass_env.engine.cards import ACE, ALL_CARDS, ROUND_POINTS, card_values, lowest_bit, popcount
-from jass_env.engine.positions import set_play_position
-from jass_env.engine.state import PHASE_PLAY, cards_in_trick, contract, new_state, phase, score_of, trick_card
+from jass_env.engine.cards import (
+    ACE,
+    ALL_CARDS,
+    N_CARDS,
+    N_SUITS,
+    ROUND_POINTS,
+    card_values,
+    lowest_bit,
+    popcount,
+)
+from jass_env.engine.positions import set_play_position, set_trick_plays
+from jass_env.engine.state import (
+    PHASE_OVER,
+    PHASE_PLAY,
+    cards_in_trick,
+    contract,
+    new_state,
+    phase,
+    score_of,
+    to_move,
+    trick_card,
+)
 from jass_env.engine.switches import Rules
 from jass_env.engine.transitions import apply_action, legal_set
 from jass_env.games import make_rules
 from jass_env.games.sidi import SPECS
 from jass_env.games.sidi.observation import LAYOUTS
-from jass_env.games.sidi.rules import EXCHANGE, STOCK_SIZE, set_world
+from jass_env.games.sidi.rules import (
+    EXCHANGE,
+    FREE_TRICKS,
+    SIX,
+    STOCK_SIZE,
+    open_trump,
+    set_world,
+    stock_left,
+)
 
 from ..base import Agent, checked_action
 from ..search.pimc import check_search_params, decision_generator, search_worlds
-from ..search.worlds import play_out_random
+from ..search.world_model import ActionLikelihood, WorldModel
+from ..search.worlds import next_rand, play_out_random
 
 PLAYERS = 2
 #: a lead worth this many points is worth a trump while the stock lasts
@@ -297,9 +330,299 @@ class SidiPIMC(_SidiBot):
         points, won = np.array(t.points, dtype=np.int64), np.array(t.tricks_won, dtype=np.int64)
         set_play_position(st, hands, np.array(t.played, dtype=np.int64), zeros, zeros, trick, n_trick,
                           t.leader, 1, 0, -1, t.trump, t.trick_number, points, won, 0, self.rp)
-        set_world(st, stock, t.stock_left, t.trump_card, t.exchanged, self.rp)
+        set_world(st, stock, t.stock_left, t.trump_card, 0 if t.exchanged else -1, self.rp)
         return st
 
 
-__all__ = ["SidiHeuristic", "SidiPIMC", "SidiTable", "decode", "pimc_scores", "compiled_pimc", "greedy_card",
-           "play_out_greedy", "ROLLOUTS"]
+# the policy-guided search's worlds
+#: entries of a seat's view (:func:`world_view`, int64) that the compiled world builder reads
+V_HAND = 0                 # my hand
+V_PLAYED = 1               # 2: the cards each relative seat has played
+V_VOIDS = 3                # 2: each relative seat's shown voids (bit s = suit s)
+V_WEIS_CARDS = 5           # 2: each relative seat's public Weis cards
+V_OPPONENT = 7             # the cards the opponent is known to hold
+V_OPPONENT_SIZE = 8        # how many cards he holds
+V_TRICK = 9                # 2: the current trick's cards, leader first (-1: none)
+V_N_TRICK = 11             # cards in the current trick
+V_LEADER = 12              # relative seat leading it
+V_FOREHAND = 13            # relative seat of forehand (the non-dealer)
+V_TRUMP_CARD = 14          # the card turned face up at the deal
+V_FACE_UP = 15             # the card face up under the stock now, -1 once drawn
+V_STOCK_LEFT = 16          # cards still in the stock (the face-up one included)
+V_EXCHANGE = 17            # the trick before whose lead the trump 6 was exchanged, -1 = not exchanged
+V_TRICK_NO = 18            # the current trick (from 0)
+V_POINTS = 19              # 2: card points taken per relative seat
+V_TRICKS_WON = 21          # 2: tricks taken per relative seat
+V_WINNERS = 23             # TRICKS: the winner of each finished trick, -1 for the others
+TRICKS = N_CARDS // PLAYERS
+V_SIZE = V_WINNERS + TRICKS
+
+
+def _history(t: SidiTable, forehand: int, exchanger: int, last_holder: int) -> tuple[list[int], int]:
+    """One history of the finished tricks that shows the seat what it saw: the winner of each
+    (per player as many tricks as he took; the current leader won the trick before; the loser of
+    trick 10 drew the card drawn last, ``last_holder`` once the stock is empty, else -1) and the trick
+    whose lead the ``exchanger`` (relative seat, -1 = nobody) exchanged before: trick 0 for
+    forehand, else one after a trick of the first nine he won. Returns (winners per finished
+    trick, exchange trick or -1); ValueError when no history fits."""
+    n = t.trick_number
+    winners = [-1] * n
+    if n:
+        winners[n - 1] = t.leader
+    if last_holder >= 0:
+        last = FREE_TRICKS - 1
+        if winners[last] not in (-1, 1 - last_holder):
+            raise ValueError(f"inconsistent Sidi view: player {last_holder} drew the card drawn last, so "
+                             f"he lost trick {FREE_TRICKS}, which the leader {t.leader} won")
+        winners[last] = 1 - last_holder
+    exchange = -1
+    if exchanger == forehand:
+        exchange = 0
+    elif exchanger >= 0:
+        leads = range(min(n, FREE_TRICKS - 1))       # tricks whose winner then led one of tricks 2..10
+        won = [k for k in leads if winners[k] == exchanger] or [k for k in leads if winners[k] < 0]
+        if not won:
+            raise ValueError(f"inconsistent Sidi view: seat {exchanger} exchanged the trump 6 but led none "
+                             f"of the first {FREE_TRICKS} tricks")
+        winners[won[0]] = exchanger
+        exchange = won[0] + 1
+    free = [k for k in range(n) if winners[k] < 0]
+    rest = [t.tricks_won[p] - winners.count(p) for p in range(PLAYERS)]
+    if min(rest) < 0 or sum(rest) != len(free):
+        raise ValueError(f"inconsistent Sidi view: tricks taken {t.tricks_won} after {n} tricks, of which "
+                         f"these winners are fixed: {winners}")
+    for i, k in enumerate(free):
+        winners[k] = 0 if i < rest[0] else 1
+    return winners, exchange
+
+
+def world_view(obs: Mapping[str, np.ndarray], rules: Rules) -> np.ndarray:
+    """What the seat of ``obs`` knows, as the int64[V_SIZE] view (the ``V_*`` entries) the world
+    builder reads: the observation's public facts, the opponent's known cards (the face-up card
+    he took or drew, his scoring Weis cards not yet played) and one history of the finished
+    tricks consistent with them (:func:`_history`). ValueError when the observation contradicts
+    itself (the unseen cards do not fill the opponent's hand and the stock)."""
+    t = decode(obs, rules)
+    o = np.asarray(obs["observation"])
+    s = LAYOUTS.of(rules.spec).slices
+    voids = o[s["voids"]].reshape(PLAYERS, N_SUITS)
+    weis_cards = o[s["weis_cards"]].reshape(PLAYERS, N_CARDS)
+    forehand = (int(np.argmax(o[s["dealer"]])) + 1) % PLAYERS
+    exchangers = np.flatnonzero(o[s["exchanged"]])
+    exchanger = int(exchangers[0]) if exchangers.size else -1
+    hand = sum(1 << c for c in t.hand)
+    played = t.played[0] | t.played[1]
+    face_up = (1 << t.face_up) if t.face_up >= 0 else 0
+    last = 9 * t.trump + SIX if exchanger >= 0 else t.trump_card   # the card drawn last
+    last_holder = -1                                   # who drew it: he holds it or played it
+    if t.stock_left == 0:
+        last_holder = 0 if (hand | t.played[0]) >> last & 1 else 1
+    winners, exchange = _history(t, forehand, exchanger, last_holder)
+    opponent = (t.known_opponent | _mask(weis_cards[1])) & ~(hand | played | face_up)
+    opponent_size = N_CARDS - len(t.hand) - popcount(played) - t.stock_left
+    unseen = popcount(ALL_CARDS & ~(hand | played | opponent | face_up))
+    need = opponent_size - popcount(opponent)
+    face_down = max(t.stock_left - 1, 0)
+    if opponent_size != len(t.hand) - len(t.trick):
+        raise ValueError(f"inconsistent Sidi view: I hold {len(t.hand)} cards with {len(t.trick)} on the "
+                         f"trick, so the opponent holds {len(t.hand) - len(t.trick)}, but the played cards "
+                         f"and the stock leave him {opponent_size}")
+    if need < 0 or unseen != need + face_down:
+        raise ValueError(f"inconsistent Sidi view: {unseen} unseen cards for the opponent's {max(need, 0)} "
+                         f"unknown cards and the stock's {face_down} face down")
+    v = np.full(V_SIZE, -1, dtype=np.int64)
+    v[V_HAND] = hand
+    v[V_PLAYED:V_PLAYED + PLAYERS] = t.played
+    v[V_VOIDS:V_VOIDS + PLAYERS] = [sum(1 << k for k in np.flatnonzero(row)) for row in voids]
+    v[V_WEIS_CARDS:V_WEIS_CARDS + PLAYERS] = [_mask(row) for row in weis_cards]
+    v[V_OPPONENT], v[V_OPPONENT_SIZE] = opponent, opponent_size
+    v[V_TRICK:V_TRICK + len(t.trick)] = t.trick
+    v[V_N_TRICK], v[V_LEADER], v[V_FOREHAND] = len(t.trick), t.leader, forehand
+    v[V_TRUMP_CARD], v[V_FACE_UP], v[V_STOCK_LEFT] = t.trump_card, t.face_up, t.stock_left
+    v[V_EXCHANGE], v[V_TRICK_NO] = exchange, t.trick_number
+    v[V_POINTS:V_POINTS + PLAYERS] = t.points
+    v[V_TRICKS_WON:V_TRICKS_WON + PLAYERS] = t.tricks_won
+    v[V_WINNERS:V_WINNERS + len(winners)] = winners
+    return v
+
+
+@njit(cache=True)
+def deal_hidden(v: np.ndarray, rng: np.ndarray, stock: np.ndarray) -> int:
+    """Deal the cards the seat of view ``v`` has not seen, each order equally likely: the
+    opponent's hand (returned: his known cards and as many others as he holds besides) and the
+    stock's face-down cards into ``stock`` (int64[STOCK_SIZE]: ``stock[0]`` the top, the face-up
+    card at ``V_STOCK_LEFT`` - 1)."""
+    seen = v[V_HAND] | v[V_PLAYED] | v[V_PLAYED + 1] | v[V_OPPONENT]
+    if v[V_FACE_UP] >= 0:
+        seen |= np.int64(1) << v[V_FACE_UP]
+    pool = ALL_CARDS & ~seen
+    cards = np.empty(popcount(pool), dtype=np.int64)
+    for i in range(cards.shape[0]):
+        cards[i] = lowest_bit(pool)
+        pool &= pool - 1
+    for i in range(cards.shape[0] - 1, 0, -1):         # Fisher-Yates
+        j = next_rand(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    need = v[V_OPPONENT_SIZE] - popcount(v[V_OPPONENT])
+    opponent = v[V_OPPONENT]
+    for i in range(need):
+        opponent |= np.int64(1) << cards[i]
+    for i in range(need, cards.shape[0]):
+        stock[i - need] = cards[i]
+    if v[V_STOCK_LEFT] > 0:
+        stock[v[V_STOCK_LEFT] - 1] = v[V_FACE_UP]
+    return opponent
+
+
+@njit(cache=True)
+def build_world(game: int, v: np.ndarray, rp: np.ndarray, rng: np.ndarray, st: np.ndarray) -> None:
+    """Overwrite ``st`` with one world of the view ``v`` (me = player 0, to move): the hidden
+    cards dealt by :func:`deal_hidden`. In trick 1 the round is dealt from its start (the dealt
+    hands: hands now and cards played, with the trump 6 back in the hand of who exchanged it) and
+    the exchange and the lead replayed, so the world's Weis and Stöck are its own. Later the
+    position is set as it stands (:func:`jass_env.engine.positions.set_play_position` with the
+    public Weis cards, the trick winners of the view's history, then the stock by
+    :func:`jass_env.games.sidi.rules.set_world`); its Weis points and a Stöck already shown are not
+    in it."""
+    stock = np.zeros(STOCK_SIZE, dtype=np.int64)
+    opponent = deal_hidden(v, rng, stock)
+    trump_card = v[V_TRUMP_CARD]
+    forehand = v[V_FOREHAND]
+    hands = np.empty(PLAYERS, dtype=np.int64)
+    zeros = np.zeros(PLAYERS, dtype=np.int64)
+    if v[V_TRICK_NO] == 0:
+        hands[0] = v[V_HAND] | v[V_PLAYED]
+        hands[1] = opponent | v[V_PLAYED + 1]
+        if v[V_EXCHANGE] == 0:
+            six = 9 * (trump_card // 9) + SIX
+            hands[forehand] = (hands[forehand] & ~(np.int64(1) << trump_card)) | (np.int64(1) << six)
+        no_trick = np.full(PLAYERS, -1, dtype=np.int64)
+        set_play_position(st, hands, zeros, zeros, zeros, no_trick, 0, forehand, forehand, 0, -1,
+                          trump_card // 9, 0, zeros, zeros, forehand, rp)
+        set_world(st, stock, STOCK_SIZE, trump_card, -1, rp)
+        open_trump(st, rp)
+        if v[V_EXCHANGE] == 0:
+            apply_action(game, st, EXCHANGE, rp)
+        if v[V_N_TRICK] > 0:
+            apply_action(game, st, v[V_TRICK], rp)
+        return
+    hands[0] = v[V_HAND]
+    hands[1] = opponent
+    set_play_position(st, hands, v[V_PLAYED:V_PLAYED + PLAYERS], v[V_VOIDS:V_VOIDS + PLAYERS],
+                      v[V_WEIS_CARDS:V_WEIS_CARDS + PLAYERS], v[V_TRICK:V_TRICK + PLAYERS], v[V_N_TRICK],
+                      v[V_LEADER], forehand, 0, -1, trump_card // 9, v[V_TRICK_NO],
+                      v[V_POINTS:V_POINTS + PLAYERS], v[V_TRICKS_WON:V_TRICKS_WON + PLAYERS], 0, rp)
+    for t in range(v[V_TRICK_NO]):
+        set_trick_plays(st, t, zeros, 0, v[V_WINNERS + t], rp)
+    set_world(st, stock, v[V_STOCK_LEFT], trump_card, v[V_EXCHANGE], rp)
+
+
+@cache
+def compiled_worlds(game: int):  # noqa: ANN201 (a compiled function)
+    """The world builder of the game numbered ``game`` for Python: ``build(v, rp, rng, states)``
+    fills every row of ``states`` (int64[n, state size]) with a world of the view ``v``
+    (:func:`build_world`)."""
+
+    @njit(cache=True)
+    def build(v, rp, rng, states):  # noqa: ANN001, ANN202
+        for w in range(states.shape[0]):
+            build_world(game, v, rp, rng, states[w])
+
+    return build
+
+
+@njit(cache=True)
+def copy_public(states: np.ndarray, root: np.ndarray, o_weis: int, o_stoeck: int, o_game: int, weis: bool,
+                obs: np.ndarray) -> None:
+    """Into the observation ``obs[i]`` (float32[B, obs_dim]) of the player to move in world
+    ``states[i]``, what the world leaves out, from my real observation ``root`` turned to that
+    player's seats: the match totals, a Stöck shown before the decision and (``weis``: the world
+    was set after trick 1) the Weis points."""
+    for i in range(states.shape[0]):
+        if phase(states[i]) == PHASE_OVER:
+            continue
+        p = to_move(states[i])
+        for r in range(PLAYERS):
+            mine = (p + r) % PLAYERS                   # his relative seat r in my seats
+            obs[i, o_game + r] = root[o_game + mine]
+            if root[o_stoeck + mine] > 0.5:
+                obs[i, o_stoeck + r] = 1.0
+            if weis:
+                obs[i, o_weis + r] = root[o_weis + mine]
+
+
+@njit(cache=True)
+def score_differences(states: np.ndarray, sign: int, out: np.ndarray) -> None:
+    """``out[i]`` = ``sign`` x (my round score - the opponent's) in the finished world ``states[i]``."""
+    for i in range(states.shape[0]):
+        out[i] = sign * (score_of(states[i], 0) - score_of(states[i], 1))
+
+
+class SidiWorlds(WorldModel):
+    """Sidi's worlds for the policy-guided search (:mod:`agents.search.world_model`), at every
+    decision: the card decisions and the exchange of the trump 6 are all taken in card play, so
+    :meth:`worlds` never returns None.
+
+    A world deals what :class:`SidiPIMC` samples (the opponent's hand: his known cards and as
+    many unseen ones as he holds besides; the stock's face-down cards in a random order under the
+    face-up card), drawn from the search's compiled generator, and also gives the opponent his
+    public Weis cards not yet played, and sets the trick winners and the exchange's trick to a
+    history that shows the seat what it saw (:func:`world_view`). In trick 1 a world is dealt from
+    the start (its Weis and Stöck are its own, :func:`build_world`). Once the stock is empty
+    nothing is hidden: every world is the true position, returned once with the count of all
+    draws (duplicate worlds are always merged).
+
+    The world's observations (:meth:`encode`) are the real ones at the decision; what a world set
+    after trick 1 leaves out, the Weis points and a Stöck already shown, and the match totals, are
+    copied from the real observation. A Stöck whose first card was played before the decision is
+    left out (the observation does not say that its player held both), and a game to 1000 that
+    ends within the round ends in no world.
+
+    :meth:`results` is my round score minus the opponent's, SidiPIMC's objective and the
+    ``points`` reward: Weis, Stöck and the bonus for all 18 tricks make the two scores of a
+    round add up to no constant (``SCORE_SUM`` is None in the preset), so my score alone would
+    not count what the opponent gains. No world is weighted by the opponent's decisions
+    (``likelihood`` and ``oversample`` are not used).
+    """
+
+    def __init__(self, rules: Rules, likelihood: ActionLikelihood | None = None, oversample: int = 1) -> None:
+        super().__init__(rules, likelihood, oversample)
+        if self.rules.game not in SPECS:
+            raise ValueError(f"SidiWorlds are worlds of Sidi (rules 'sidi'), not {self.rules.game!r}")
+        self._build = compiled_worlds(self.game.kind)
+        self._slices = LAYOUTS.of(self.rules.spec).slices
+
+    def worlds(self, obs: Mapping[str, np.ndarray], n_worlds: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(n_worlds, bool) or not isinstance(n_worlds, (int, np.integer)) or n_worlds < 1:
+            raise ValueError(f"n_worlds must be an integer >= 1, got {n_worlds!r}")
+        if not np.asarray(obs["action_mask"]).any():
+            raise ValueError("no legal action in the action mask (the round is over?)")
+        v = world_view(obs, self.rules)
+        states = np.zeros((int(n_worlds), self.size), dtype=np.int64)
+        self._build(v, self.rp, rng, states)
+        distinct, first, inverse = np.unique(states, axis=0, return_index=True, return_inverse=True)
+        order = np.argsort(first)
+        counts = np.bincount(inverse.ravel(), minlength=len(distinct))
+        return distinct[order], counts[order].astype(np.int64)
+
+    def encode(self, states: np.ndarray, root: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        super().encode(states, root, obs, mask)
+        s = self._slices
+        weis = bool(np.argmax(root[s["trick_number"]]) > 0)
+        copy_public(states, np.asarray(root, dtype=np.float32), s["weis"].start, s["stoeck"].start,
+                    s["game_score"].start, weis, obs)
+
+    def results(self, states: np.ndarray) -> np.ndarray:
+        """My round score minus the opponent's in each finished world (float64[B]; class docstring)."""
+        out = np.zeros(len(states), dtype=np.float64)
+        score_differences(states, self.game.sign, out)
+        return out
+
+    def cards_left(self, states: np.ndarray) -> int:
+        """Cards still to play in the first world: the hands' and the stock's."""
+        return super().cards_left(states) + int(stock_left(states[0]))
+
+
+__all__ = ["SidiHeuristic", "SidiPIMC", "SidiTable", "SidiWorlds", "decode", "world_view", "build_world",
+           "compiled_worlds", "pimc_scores", "compiled_pimc", "greedy_card", "play_out_greedy", "ROLLOUTS"]

@@ -39,7 +39,8 @@ STATISTIC = base.Statistic("points_diff", "points per round, policy - bot", "poi
 REWARDS = ("points", "win", "tricks")
 REWARD_SCALE = 157.0
 ENV_IDS = {"sidi": ("sidi_v0", "jass_env/Sidi-v0")}
-BOTS = {"heuristic": "agents.bots.sidi:SidiHeuristic", "pimc": "agents.bots.sidi:SidiPIMC"}
+BOTS = {"heuristic": "agents.bots.sidi:SidiHeuristic", "pimc": "agents.bots.sidi:SidiPIMC",
+        "worlds": "agents.bots.sidi:SidiWorlds"}
 CHECKPOINTS = {"sidi": "sidi.pt"}
 SCORE_RANGE = rules.score_range
 SCORE_SUM = rules.score_sum

@@ -372,19 +372,21 @@ def check_state(c: StateChecks) -> None:
 
 
 @engine_jit
-def set_world(st: np.ndarray, stock_rest: np.ndarray, n_rest: int, trump_card: int, exchanged: bool,
-                   rp: np.ndarray) -> None:
+def set_world(st: np.ndarray, stock_rest: np.ndarray, n_rest: int, trump_card: int, exchange: int,
+              rp: np.ndarray) -> None:
     """Sidi: complete a state built by :func:`set_play_position` (a search bot's sampled world)
     with the stock: ``n_rest`` cards still to draw, ``stock_rest[0]`` the top and
     ``stock_rest[n_rest - 1]`` the card face up (the trump 6 after an exchange); the turned trump
-    card and whether the exchange was made. The Stöck holder follows from the world's hands."""
+    card and the trick (from 0) before whose lead the trump 6 was exchanged, -1 = not exchanged
+    (the one who exchanged is forehand for trick 0, else the winner of the trick before, as the
+    state's trick winners say). The Stöck holder follows from the world's hands."""
     drawn = STOCK_SIZE - n_rest
     for i in range(n_rest - 1):
         st[S_SI_STOCK + drawn + i] = stock_rest[i]
     st[S_SI_STOCK + STOCK_SIZE - 1] = trump_card
     st[S_SI_DRAWN] = drawn
     st[S_TRUMP_CARD] = trump_card
-    st[S_SI_EXCHANGE] = 0 if exchanged else -1
+    st[S_SI_EXCHANGE] = exchange
     st[S_STOECK_PLAYER] = -1
     for p in range(n_players(rp)):
         note_stoeck(st, p, rp)
