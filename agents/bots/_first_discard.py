@@ -31,6 +31,11 @@ decision with more than one legal card:
    Molotow's score down; hand Weis and table Weis taken before are the same in every world and
    left out). Ties: the lowest card id.
 
+The policy-guided search (:mod:`agents.search.search`) takes the same worlds
+(:class:`FirstDiscardWorlds`, the games' ``"worlds"`` bot): :func:`build_world` writes what a world
+shows its players beyond the cards (the card that fixed trump, Molotow's Weis and Stöck), so a
+world shows the searcher its real observation.
+
 A given seed plays a given hand the same way (:func:`agents.search.pimc.decision_generator`). The
 compiled functions that play a world take the game's number first (a compile-time constant:
 :mod:`jass_env.engine.hooks`); :func:`compiled_pimc` makes them for one game for Python.
@@ -49,6 +54,7 @@ from numba import njit
 from jass_env.engine.card_play import STRENGTH, card_points, card_strength, trick_winner_position
 from jass_env.engine.cards import (
     ALL_CARDS,
+    KING_QUEEN,
     N_SUITS,
     OBENABE,
     ROUND_POINTS,
@@ -61,6 +67,7 @@ from jass_env.engine.cards import (
 from jass_env.engine.positions import set_play_position, set_trick_plays
 from jass_env.engine.spec import MAX_PLAYERS, MAX_TRICKS
 from jass_env.engine.state import (
+    PHASE_OVER,
     PHASE_PLAY,
     cards_in_trick,
     contract,
@@ -68,14 +75,18 @@ from jass_env.engine.state import (
     phase,
     score_of,
     state_size,
+    to_move,
 )
-from jass_env.engine.switches import Rules
+from jass_env.engine.switches import RP_PLAYERS, RP_STOECK, Rules
 from jass_env.engine.transitions import apply_action, legal_set
 from jass_env.games import REGISTRY, game_of, make_rules
 from jass_env.games._first_discard.observation import LAYOUTS, obs_slices
+from jass_env.games._first_discard.positions import set_public_scoring, set_trump_fix
+from jass_env.games.molotow.rules import declare_hand_weis
 
 from ..base import Agent, checked_action
 from ..search.pimc import check_search_params, decision_generator, search_worlds
+from ..search.world_model import ActionLikelihood, WorldModel, encode_to_move
 from ..search.worlds import MAX_TRIES, deal_seat_view, next_rand, play_out_random
 
 #: play-out policies: random legal cards, or (where the lowest score wins) the compiled avoidance
@@ -208,7 +219,12 @@ W_VOIDS = W_PLAYED + MAX_PLAYERS        # shown voids per relative seat (bit s =
 W_WEIS = W_VOIDS + MAX_PLAYERS          # public hand-Weis cards per relative seat (Molotow)
 W_POINTS = W_WEIS + MAX_PLAYERS         # card points taken per relative seat
 W_TRICKS_WON = W_POINTS + MAX_PLAYERS   # tricks taken per relative seat
-W_SIZE = W_TRICKS_WON + MAX_PLAYERS
+W_FIX_TRICK = W_TRICKS_WON + MAX_PLAYERS  # trick (from 0) in which trump was fixed, -1 none
+W_FIX_POSITION = W_FIX_TRICK + 1        # position of the fixing card in that trick (0 = leader), -1 none
+W_HAND_WEIS = W_FIX_POSITION + 1        # hand Weis points per relative seat (Molotow, public after trick 1)
+W_TABLE_WEIS = W_HAND_WEIS + MAX_PLAYERS  # table Weis points taken per relative seat (Molotow)
+W_STOECK = W_TABLE_WEIS + MAX_PLAYERS   # relative seat whose Stöck is shown, -1 none (Molotow)
+W_SIZE = W_STOECK + 1
 
 _BITS = np.int64(1) << np.arange(36, dtype=np.int64)
 
@@ -252,7 +268,22 @@ def decode_view(obs: Mapping[str, np.ndarray], rules: Rules) -> np.ndarray:
     v[W_WEIS:W_WEIS + n] = _masks(o[s["hand_weis_cards"]].reshape(n, 36))
     v[W_POINTS:W_POINTS + n] = np.rint(o[s["points"]].astype(np.float64) * ROUND_POINTS)
     v[W_TRICKS_WON:W_TRICKS_WON + n] = np.rint(o[s["tricks_won"]].astype(np.float64) * tricks)
+    fixed = v[W_TRUMP] != OBENABE
+    v[W_FIX_TRICK] = _one_hot(o[s["trump_trick"]], -1) if fixed else -1
+    v[W_FIX_POSITION] = _one_hot(o[s["trump_position"]], -1) if fixed else -1
+    v[W_HAND_WEIS:W_HAND_WEIS + n] = np.rint(o[s["hand_weis"]].astype(np.float64) * ROUND_POINTS)
+    v[W_TABLE_WEIS:W_TABLE_WEIS + n] = np.rint(o[s["table_weis"]].astype(np.float64) * ROUND_POINTS)
+    v[W_STOECK] = _one_hot(o[s["stoeck"]], -1)
     return v
+
+
+@njit(cache=True)
+def current_trick_mask(v: np.ndarray) -> int:
+    """The cards on the table in the current trick of a view (36-bit mask)."""
+    cards = np.int64(0)
+    for i in range(v[W_N_TRICK]):
+        cards |= np.int64(1) << v[W_TRICK + i]
+    return cards
 
 
 @njit(cache=True)
@@ -264,9 +295,7 @@ def sample_history(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, plays: np.nda
     split is redrawn until each seat's Obenabe points and tricks are the view's (at most MAX_TRIES
     redraws). Returns whether they match."""
     n = v[W_PLAYERS]
-    current = np.int64(0)
-    for i in range(v[W_N_TRICK]):
-        current |= np.int64(1) << v[W_TRICK + i]
+    current = current_trick_mask(v)
     cards = np.zeros((MAX_PLAYERS, MAX_TRICKS), dtype=np.int64)
     points = np.zeros(MAX_PLAYERS, dtype=np.int64)
     won = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -306,11 +335,44 @@ def sample_history(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, plays: np.nda
 
 
 @njit(cache=True)
+def fixing_card(v: np.ndarray) -> int:
+    """The card that fixed trump in a view where it is fixed: in the current trick the card at the
+    fixing position; in a finished trick (the view keeps no finished trick's cards once trump is
+    fixed) the lowest trump the fixer played outside the current trick: which one it was changes
+    nothing in the play to come."""
+    if v[W_FIX_TRICK] == v[W_TRICK_NO]:
+        return v[W_TRICK + v[W_FIX_POSITION]]
+    return lowest_bit(v[W_PLAYED + v[W_FIXER]] & SUIT_MASK[v[W_TRUMP]] & ~current_trick_mask(v))
+
+
+@njit(cache=True)
+def stoeck_holder(v: np.ndarray, hands: np.ndarray) -> int:
+    """The relative seat that held the trump K and Q when trump was fixed (it holds the Stöck),
+    -1 none, in a world with ``hands`` of a view where trump is fixed and no Stöck is shown yet:
+    a seat's cards then were those it holds now and its card in the current trick unless played
+    before the fixing card in the same trick (a card it played in a finished trick after the fix
+    is not known to be one of them)."""
+    n = v[W_PLAYERS]
+    kq = KING_QUEEN[v[W_TRUMP]]
+    for r in range(n):
+        held = hands[r]
+        i = (r - v[W_LEADER]) % n
+        if i < v[W_N_TRICK] and (v[W_FIX_TRICK] < v[W_TRICK_NO] or i >= v[W_FIX_POSITION]):
+            held |= np.int64(1) << v[W_TRICK + i]
+        if held & kq == kq:
+            return r
+    return -1
+
+
+@njit(cache=True)
 def build_world(v: np.ndarray, hands: np.ndarray, plays: np.ndarray, winners: np.ndarray, n_history: int,
                 rp: np.ndarray, st: np.ndarray) -> None:
     """The engine state of a sampled world (players = relative seats, I am player 0, to move):
     the view's position with ``hands``, the first ``n_history`` finished tricks of ``plays`` /
-    ``winners`` recorded (:func:`sample_history`), and the current trick."""
+    ``winners`` recorded (:func:`sample_history`), and the current trick; once trump is fixed, the
+    card that fixed it (:func:`fixing_card`) and who holds the Stöck (the one shown, else
+    :func:`stoeck_holder`); the hand Weis (the public ones after trick 1, during trick 1 those of
+    the world's own hands, as the deal declares them) and the table Weis taken."""
     n = v[W_PLAYERS]
     set_play_position(st, hands, v[W_PLAYED:W_PLAYED + MAX_PLAYERS], v[W_VOIDS:W_VOIDS + MAX_PLAYERS],
                       v[W_WEIS:W_WEIS + MAX_PLAYERS], v[W_TRICK:W_TRICK + MAX_PLAYERS], v[W_N_TRICK],
@@ -320,6 +382,15 @@ def build_world(v: np.ndarray, hands: np.ndarray, plays: np.ndarray, winners: np
     for t in range(n_history):
         set_trick_plays(st, t, plays[t], n, winners[t], rp)
     set_trick_plays(st, v[W_TRICK_NO], v[W_TRICK:W_TRICK + MAX_PLAYERS], v[W_N_TRICK], -1, rp)
+    stoeck = v[W_STOECK]
+    if v[W_FIX_TRICK] >= 0:
+        set_trump_fix(st, fixing_card(v), v[W_FIX_TRICK], v[W_FIX_POSITION], rp)
+        if stoeck < 0 and rp[RP_STOECK] > 0:
+            stoeck = stoeck_holder(v, hands)
+    set_public_scoring(st, v[W_HAND_WEIS:W_HAND_WEIS + MAX_PLAYERS],
+                       v[W_TABLE_WEIS:W_TABLE_WEIS + MAX_PLAYERS], stoeck, v[W_STOECK] >= 0, rp)
+    if v[W_TRICK_NO] == 0:
+        declare_hand_weis(st, rp)
 
 
 @njit(cache=True)
@@ -480,6 +551,93 @@ class DiscardPIMC(Agent):
         return checked_action(best, legal, self.name)
 
 
+# the policy-guided search's worlds
+@njit(cache=True)
+def fill_worlds(v: np.ndarray, rp: np.ndarray, rng: np.ndarray, states: np.ndarray) -> None:
+    """Fill ``states`` (int64[n_worlds, state size]) with worlds of the seat view ``v``, each
+    sampled (:func:`sample_world`) and built (:func:`build_world`) as the PIMC's."""
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    plays = np.zeros((MAX_TRICKS, MAX_PLAYERS), dtype=np.int64)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int64)
+    for w in range(states.shape[0]):
+        n_history = sample_world(v, rp, rng, hands, plays, winners)
+        build_world(v, hands, plays, winners, n_history, rp, states[w])
+
+
+@njit(cache=True)
+def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray, o_game: int, o_rounds: int,
+                obs: np.ndarray, mask: np.ndarray) -> None:
+    """Observation (float32[B, obs_dim]) and action mask (int8[B, 36]) of the player to move in
+    each world of ``states`` (int64[B, state size]; finished: an all-zero mask), with the match
+    features a world leaves out (each seat's game total from ``o_game`` on, the hands left at
+    ``o_rounds``) from the searcher's real observation ``root``, turned to the player to move."""
+    encode_to_move(game, states, rp, obs, mask)
+    n = rp[RP_PLAYERS]
+    for i in range(states.shape[0]):
+        if phase(states[i]) == PHASE_OVER:
+            continue
+        p = to_move(states[i])
+        for r in range(n):
+            obs[i, o_game + r] = root[o_game + (p + r) % n]
+        obs[i, o_rounds] = root[o_rounds]
+
+
+@cache
+def compiled_encode_rows(game: int):  # noqa: ANN201 (a compiled function)
+    """:func:`encode_rows` for the game numbered ``game`` (its rules compiled in):
+    (states, rp, root, o_game, o_rounds, obs, mask)."""
+
+    @njit(cache=True)
+    def encode(states, rp, root, o_game, o_rounds, obs, mask):  # noqa: ANN001, ANN202
+        encode_rows(game, states, rp, root, o_game, o_rounds, obs, mask)
+
+    return encode
+
+
+class FirstDiscardWorlds(WorldModel):
+    """The worlds of Mittlere and Molotow for the policy-guided search
+    (:mod:`agents.search.world_model`), every spec of this layout (:func:`first_discard_specs`).
+
+    Every decision of these games is a card (there is no bidding, and Molotow's hand Weis are
+    declared by the deal, not by the player), so every decision has worlds: deals of the unseen
+    cards sampled as the PIMC samples them (:func:`sample_world`: hand sizes, shown voids, the
+    public hand-Weis cards with their owner, the deck of the spec; while no trump is fixed, a split
+    of the finished tricks that gives every seat its points and tricks, :func:`sample_history`)
+    and built by :func:`build_world`, which also writes the card that fixed trump, the Weis and the
+    Stöck, so that a world shows the searcher its real observation. A world is one hand; in a game
+    the totals so far and the hands left are copied into the rollouts' observations from the real
+    one (:meth:`encode`). The result is the game's own score of the searcher's hand times the
+    game's sign (the default :meth:`results`, the PIMC's objective: Mittlere's Striche − Nullen,
+    Molotow's points negated).
+    """
+
+    def __init__(self, rules: Rules, likelihood: ActionLikelihood | None = None, oversample: int = 1) -> None:
+        super().__init__(rules, likelihood, oversample)
+        specs = first_discard_specs()
+        if rules.game not in specs:
+            raise ValueError(f"FirstDiscardWorlds are for {', '.join(specs)}, not {rules.game!r}")
+        slices = LAYOUTS.of(rules.spec).slices
+        self._o_game = slices["game_score"].start
+        self._o_rounds = slices["rounds_left"].start
+        self._encode_rows = compiled_encode_rows(self.game.kind)
+
+    def worlds(self, obs: Mapping[str, np.ndarray], n_worlds: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        if isinstance(n_worlds, bool) or not isinstance(n_worlds, (int, np.integer)) or n_worlds < 1:
+            raise ValueError(f"n_worlds must be an integer >= 1, got {n_worlds!r}")
+        v = decode_view(obs, self.rules)
+        if v[W_LEGAL] == 0:
+            raise ValueError("no legal card in the action mask (the hand is over?)")
+        states = np.zeros((n_worlds, self.size), dtype=np.int64)
+        fill_worlds(v, self.rp, rng, states)
+        return states, np.ones(n_worlds, dtype=np.int64)
+
+    def encode(self, states: np.ndarray, root: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        self._encode_rows(states, self.rp, root, self._o_game, self._o_rounds, obs, mask)
+
+
 __all__ = ["Table", "decode", "DiscardBot", "DiscardPIMC", "ROLLOUTS", "first_discard_specs", "avoid_card",
            "play_out_avoiding", "decode_view", "sample_world", "sample_history", "build_world", "pimc_scores",
-           "compiled_pimc"] + [k for k in dir() if k.startswith("W_")]
+           "compiled_pimc", "current_trick_mask", "fixing_card", "stoeck_holder", "fill_worlds",
+           "encode_rows", "compiled_encode_rows", "FirstDiscardWorlds",
+           ] + [k for k in dir() if k.startswith("W_")]

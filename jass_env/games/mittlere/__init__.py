@@ -39,7 +39,8 @@ REWARDS = ("points", "win")
 REWARD_SCALE = 2.0
 ENV_IDS = {"mittlere": ("mittlere_v0", "jass_env/Mittlere-v0")}
 BOTS = {"heuristic": "agents.bots.mittlere:MittlereHeuristic",
-        "pimc": "agents.bots._first_discard:DiscardPIMC"}
+        "pimc": "agents.bots._first_discard:DiscardPIMC",
+        "worlds": "agents.bots._first_discard:FirstDiscardWorlds"}
 CHECKPOINTS = {"mittlere": "mittlere.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions

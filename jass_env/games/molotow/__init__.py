@@ -48,7 +48,8 @@ ENV_IDS = {"molotow": ("molotow_v0", "jass_env/Molotow-v0"),
            "molotow3": ("molotow3_v0", "jass_env/Molotow3-v0"),
            "molotow5": ("molotow5_v0", "jass_env/Molotow5-v0"),
            "molotow6": ("molotow6_v0", "jass_env/Molotow6-v0")}
-BOTS = {"heuristic": "agents.bots.molotow:MolotowHeuristic", "pimc": "agents.bots._first_discard:DiscardPIMC"}
+BOTS = {"heuristic": "agents.bots.molotow:MolotowHeuristic", "pimc": "agents.bots._first_discard:DiscardPIMC",
+        "worlds": "agents.bots._first_discard:FirstDiscardWorlds"}
 CHECKPOINTS = {"molotow": "molotow.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions
