@@ -12,7 +12,7 @@ from jass_env.engine.switches import rules_for
 
 from .. import base
 from .._alone import check_match_rounds
-from . import observation, readers, records, render, rules
+from . import observation, readers, records, render, rules, suit_symmetry
 from .rules import N_PREDICTIONS, PREDICTIONS, TRUMP_MODES, ZERO_BID_BONUSES
 
 TITLE = "Differenzler"
@@ -67,4 +67,5 @@ READERS = readers.DifferenzlerReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
-           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "DRAWS", "rules", "observation", "records", "render"]
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "DRAWS", "rules", "observation", "records", "render",
+           "suit_symmetry"]
