@@ -12,7 +12,7 @@ from jass_env.engine.spec import TEAMS_NONE, GameSpec, register_spec
 from jass_env.engine.switches import rules_for
 
 from .. import base
-from . import observation, readers, records, render, rules
+from . import observation, readers, records, render, rules, suit_symmetry
 from .rules import HAND_SIZE, PLAYERS
 
 TITLE = "Sidi-Jass for two"
@@ -51,4 +51,4 @@ READERS = readers.SidiReaders
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
            "SCORE_RANGE", "SCORE_SUM", "MAX_PHASE_ACTIONS", "DRAWS", "rules", "observation", "records",
-           "render"]
+           "render", "suit_symmetry"]
