@@ -72,6 +72,10 @@ declaring team's row score if my team declares, minus it if the opponents do.
   half the deal's 157 points (the share of a random hand), so a weak hand is not spent on a
   high-factor row: it is worth the points above that share.
 
+**Search worlds** (:class:`CoiffeurWorlds`): the same worlds, with both sheets written, for the
+policy-guided search (:mod:`agents.search.world_model`); its result is the declaration's row value
+relative to the row's average.
+
 Deterministic for a seed (:func:`agents.search.pimc.decision_generator`). ``time_limit`` (seconds
 per decision) stops adding worlds once exceeded (at least one world is evaluated); ``last_worlds``
 tells how many were. The compiled functions that play a world take the game's number first (a
@@ -96,13 +100,15 @@ from jass_env.engine.switches import Rules
 from jass_env.engine.transitions import apply_action
 from jass_env.games import make_rules
 from jass_env.games.coiffeur import rules as coiffeur
-from jass_env.games.coiffeur.observation import O_OPEN, O_PUSHES, O_ROW, O_SCHEDULE
+from jass_env.games.coiffeur.observation import O_OPEN, O_PUSHES, O_ROW, O_SCHEDULE, O_VALUES, OBS_DIM
 from jass_env.games.coiffeur.rules import MAX_ROWS, RP_CO_FACTOR
+from jass_env.games.schieber.observation import O_PHASE, O_SCORE, O_STOECK, O_WEIS_POINTS
 from jass_env.games.schieber.observation import OBS_DIM as SCHIEBER_OBS_DIM
 from jass_env.games.schieber.rules import N_ACTIONS as SCHIEBER_ACTIONS
 
 from ..base import Agent, checked_action
 from ..search.pimc import check_search_params, decision_generator, search_worlds
+from ..search.world_model import ActionLikelihood, WorldModel
 from ..search.worlds import deal_unseen
 from .schieber import (
     V_CONTRACT,
@@ -330,6 +336,32 @@ HAND = 9
 
 
 @njit(cache=True)
+def card_world(v: np.ndarray, row: int, deal_game: int, rp: np.ndarray, rng: np.ndarray, hands: np.ndarray,
+               world: np.ndarray) -> None:
+    """Write into ``world`` one sampled card-play world of the seat view ``v`` in a deal of ``row``
+    and ``deal_game`` (0..9, :meth:`CoiffeurPIMC.game_of`): :func:`agents.bots.schieber.sample_world`'s
+    hands (into ``hands``, int64[MAX_PLAYERS]), built by :func:`agents.bots.schieber.build_world_state`
+    with the deal's row and game; the sheets are not part of it."""
+    sample_world(v, rp, rng, hands)
+    build_world_state(v, hands, rp, world)
+    coiffeur.set_deal(world, row, deal_game)
+
+
+@njit(cache=True)
+def declaration_world(game: int, hand: int, filled: np.ndarray, dealer: int, pushes: int, rp: np.ndarray,
+                      rng: np.ndarray, hands: np.ndarray, world: np.ndarray) -> None:
+    """Write into ``world`` one deal in its declaration phase: the 27 cards I (player 0, ``hand``)
+    do not hold dealt uniformly to the others (into ``hands``, int64[MAX_PLAYERS]), rebuilt from
+    the public facts by :func:`jass_env.games.coiffeur.rules.set_world` (``filled`` the rows written
+    per team, mine 0; the dealer; the pushes so far). ``game``: Coiffeur's number (a compile-time
+    constant)."""
+    hands[0] = hand
+    deal_unseen(ALL_CARDS & ~hand, np.zeros(PLAYERS, dtype=np.int64), np.full(PLAYERS, HAND, dtype=np.int64),
+                np.full(PLAYERS, ALL_CARDS, dtype=np.int64), PLAYERS, rng, hands)
+    coiffeur.set_world(game, world, hands, dealer, filled, pushes, rp)
+
+
+@njit(cache=True)
 def card_worlds(game: int, v: np.ndarray, row: int, deal_game: int, rp: np.ndarray, size: int, n_worlds: int,
                 rng: np.ndarray, sums: np.ndarray) -> None:
     """Add, for ``n_worlds`` sampled worlds (states of ``size``) of the seat view ``v`` in a deal
@@ -338,9 +370,7 @@ def card_worlds(game: int, v: np.ndarray, row: int, deal_game: int, rp: np.ndarr
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     world = np.zeros(size, dtype=np.int64)
     for _ in range(n_worlds):
-        sample_world(v, rp, rng, hands)
-        build_world_state(v, hands, rp, world)
-        coiffeur.set_deal(world, row, deal_game)
+        card_world(v, row, deal_game, rp, rng, hands, world)
         card_sums(game, world, v[V_LEGAL] & ALL_CARDS, rp, 0, rng, sums)
 
 
@@ -355,16 +385,11 @@ def declaration_worlds(game: int, hand: int, filled: np.ndarray, dealer: int, pu
     team (mine 0), ``cost`` / ``margin`` the heuristic's planning tables. ``game``: Coiffeur's
     number (a compile-time constant)."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    fixed = np.zeros(PLAYERS, dtype=np.int64)
-    need = np.full(PLAYERS, HAND, dtype=np.int64)
-    allowed = np.full(PLAYERS, ALL_CARDS, dtype=np.int64)
     world = np.zeros(size, dtype=np.int64)
     st = np.zeros(size, dtype=np.int64)
     known = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for _ in range(n_worlds):
-        hands[0] = hand
-        deal_unseen(ALL_CARDS & ~hand, fixed, need, allowed, PLAYERS, rng, hands)
-        coiffeur.set_world(game, world, hands, dealer, filled, pushes, rp)
+        declaration_world(game, hand, filled, dealer, pushes, rp, rng, hands, world)
         for k in range(options.shape[0]):
             st[:] = world
             apply_action(game, st, options[k], rp)
@@ -462,7 +487,187 @@ class CoiffeurPIMC(CoiffeurHeuristic):
             return contract
         return coiffeur.CO_SLALOM_O + 2 * (row - coiffeur.ROW_SLALOM) + int(starts_undenufe)
 
+
+# the policy-guided search's worlds
+#: the Schieber phase slot of a card-play observation (choosing, choosing after a push, card play)
+_O_CARD_PLAY = O_PHASE + 2
+
+
+@njit(cache=True)
+def card_world_states(v: np.ndarray, row: int, deal_game: int, filled: np.ndarray, values: np.ndarray,
+                      rp: np.ndarray, rng: np.ndarray, states: np.ndarray) -> None:
+    """Fill ``states`` (int64[n_worlds, state size]) with card-play worlds of the seat view ``v``
+    (:func:`card_world`), each with both sheets written (``filled[t]`` the rows written per world
+    team, mine 0; ``values[t, r]`` their values: :func:`jass_env.games.coiffeur.rules.write_sheets`)."""
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for w in range(states.shape[0]):
+        card_world(v, row, deal_game, rp, rng, hands, states[w])
+        coiffeur.write_sheets(states[w], filled, values)
+
+
+@njit(cache=True)
+def declaration_world_states(game: int, hand: int, filled: np.ndarray, values: np.ndarray, dealer: int,
+                             pushes: int, rp: np.ndarray, rng: np.ndarray, states: np.ndarray) -> None:
+    """Fill ``states`` (int64[n_worlds, state size]) with worlds at a declaration of mine
+    (:func:`declaration_world`), each with both sheets written (as :func:`card_world_states`).
+    ``game``: Coiffeur's number (a compile-time constant)."""
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for w in range(states.shape[0]):
+        states[w, :] = 0
+        declaration_world(game, hand, filled, dealer, pushes, rp, rng, hands, states[w])
+        coiffeur.write_sheets(states[w], filled, values)
+
+
+@njit(cache=True)
+def copy_card_play_public(states: np.ndarray, root: np.ndarray, obs: np.ndarray) -> None:
+    """Into the observation ``obs[i]`` (float32[B, OBS_DIM]) of the player to move in each unfinished
+    card-play world ``states[i]``, the public features such a world leaves out, from my (player
+    0's) real observation ``root``, turned to the acting seat's view: who pushed this deal, the
+    Weis points and the shown Stöck (``coiffeur_weis``), and the round score (0 in card play:
+    Coiffeur writes it when the row is written, a world built from a seat view holds the card
+    points there)."""
+    for i in range(states.shape[0]):
+        st = states[i]
+        if state.phase(st) == state.PHASE_OVER:
+            continue
+        p = state.to_move(st)
+        o = obs[i]
+        own = p % 2
+        for k in range(2):
+            t = (own + k) % 2
+            o[O_WEIS_POINTS + k] = root[O_WEIS_POINTS + t]
+            o[O_SCORE + k] = root[O_SCORE + t]
+        for r in range(PLAYERS):
+            o[O_PUSHES + r] = root[O_PUSHES + (p + r) % PLAYERS]
+            o[O_STOECK + r] = root[O_STOECK + (p + r) % PLAYERS]
+
+
+@njit(cache=True)
+def row_results(states: np.ndarray, average_row: np.ndarray, out: np.ndarray) -> None:
+    """``out[i]``: the row value above its average for player 0 in the finished world
+    ``states[i]``: ``sign x (row score - average_row[row])``, sign +1 when player 0's team
+    declared, -1 when the opponents did (:class:`CoiffeurWorlds`)."""
+    for i in range(states.shape[0]):
+        st = states[i]
+        if state.phase(st) != state.PHASE_OVER:
+            raise ValueError("a world's result is read once its deal is over")
+        sign = 1 if state.declarer(st) % 2 == 0 else -1
+        out[i] = state.score_of(st, 0) - state.score_of(st, 1) - sign * average_row[coiffeur.declared_row(st)]
+
+
+class WorldKernels(NamedTuple):
+    """The search's world builders of one game for Python (:func:`compiled_worlds`)."""
+
+    cards: object         #: :func:`card_world_states`
+    declarations: object  #: :func:`declaration_world_states` without ``game``
+
+
+@cache
+def compiled_worlds(game: int) -> WorldKernels:
+    """The world builders of the game numbered ``game`` for Python, with that game's rules compiled in."""
+
+    @njit(cache=True)
+    def declarations(hand, filled, values, dealer, pushes, rp, rng, states):  # noqa: ANN001, ANN202
+        declaration_world_states(game, hand, filled, values, dealer, pushes, rp, rng, states)
+
+    return WorldKernels(card_world_states, declarations)
+
+
+class CoiffeurWorlds(WorldModel):
+    """Coiffeur's worlds for the policy-guided search (:mod:`agents.search.world_model`): card play
+    and the declaration (a row or the push, the first choice or one after pushes), for
+    ``coiffeur``, ``coiffeur6`` and ``coiffeur10``.
+
+    * **Card play**: the PIMC's worlds (:func:`card_world`: :func:`agents.bots.schieber.sample_world`'s
+      deals, each other seat as many cards as it holds, none of a suit it has shown void in, public
+      Weis cards with their owner; the deal's row and game set), with both sheets written as the
+      observation shows them (the rows written and their values, read back to the point from the
+      observation's ``row_values``), so that the rollout policy sees the game's state. Such a world
+      leaves out who pushed this deal, the Weis points, the shown Stöck (``coiffeur_weis``) and holds
+      the card points as its round score: :meth:`encode` copies these from the real observation.
+    * **Declaration**: the PIMC's worlds (:func:`declaration_world`: the 27 cards I do not hold
+      dealt uniformly, the deal rebuilt from the public facts with the pushes so far), with both
+      sheets written. These are complete: every feature of the observation comes from the world;
+      after a push the later candidates decide by the rollout policy, and the Weis and Stöck are
+      the world's own.
+
+    The worlds are not weighted (``likelihood`` and ``oversample`` are not used: no inference
+    from the pushes, as in the PIMC).
+
+    **Result** (:meth:`results`): the default (side 0's round score) would be wrong here: only the
+    declaring team writes, so in a deal the opponents declared side 0 scores 0 whatever the cards.
+    A deal's share of the game's objective (the difference of the two sheet totals) is what it
+    writes: my team's row value, or minus the opponents'. As the PIMC's declaration sees it, each
+    row is valued **above its average** (its factor times half the deal's 157 points,
+    :data:`ROW_AVERAGE_SHARE`): every row is written once in a game, so declaring a row spends it,
+    and what this hand adds is what it writes beyond the share of a random hand; a weak hand is not
+    spent on a high-factor row. So the result is ``sign x (row score - factor x 157 / 2)``, sign +1
+    when my team declared, -1 when the opponents did. In card play the row is fixed and the average
+    is the same for every card: the choice is the PIMC's (the row value). Weis and Stöck are left out
+    of a card-play world's row (fixed by the deal, the same for every card).
+    """
+
+    def __init__(self, rules: Rules, likelihood: ActionLikelihood | None = None, oversample: int = 1) -> None:
+        super().__init__(rules, likelihood, oversample)
+        if self.rules.spec.bidding != "declaration":
+            raise ValueError(f"Coiffeur's search worlds are for Coiffeur, not {self.rules.game}")
+        self.factors = row_factors(self.rules)
+        self.average_row = self.factors * (ROUND_POINTS * ROW_AVERAGE_SHARE)
+        self.rows = coiffeur.rows_mask(self.rp)
+        self._kernels = compiled_worlds(self.game.kind)
+
+    def sheets(self, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both sheets as the observation ``o`` shows them, by world team (mine 0): the rows written
+        (int64[2] bitmasks) and their values (int64[2, MAX_ROWS], 0 where open)."""
+        filled = np.zeros(2, dtype=np.int64)
+        values = np.zeros((2, MAX_ROWS), dtype=np.int64)
+        for k in range(2):
+            filled[k] = self.rows & ~_mask_of(o[O_OPEN + MAX_ROWS * k:O_OPEN + MAX_ROWS * (k + 1)])
+            written = [r for r in range(MAX_ROWS) if (filled[k] >> r) & 1]
+            values[k, written] = np.rint(o[O_VALUES + MAX_ROWS * k + np.array(written, dtype=np.int64)]
+                                         .astype(np.float64) * ROUND_POINTS * self.factors[written])
+        return filled, values
+
+    def worlds(self, obs: Mapping[str, np.ndarray], n_worlds: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        o = np.asarray(obs["observation"], dtype=np.float32)
+        mask = np.asarray(obs["action_mask"])
+        if o.shape != (OBS_DIM,) or mask.shape != (self.rules.spec.n_actions,):
+            raise ValueError(f"a {self.rules.game} observation has {OBS_DIM} floats and "
+                             f"{self.rules.spec.n_actions} actions, got shapes {o.shape} and {mask.shape}")
+        if not mask.any():
+            raise ValueError("no legal action in the action mask (the deal is over?)")
+        v = decode(o[:SCHIEBER_OBS_DIM], mask[:SCHIEBER_ACTIONS])
+        filled, values = self.sheets(o)
+        states = np.zeros((n_worlds, self.size), dtype=np.int64)
+        if v[V_PHASE] == 2:
+            row = int(np.argmax(o[O_ROW:O_ROW + MAX_ROWS]))
+            game = CoiffeurPIMC.game_of(row, int(v[V_CONTRACT]), bool(o[O_SCHEDULE] > 0.5))
+            self._kernels.cards(v, row, game, filled, values, self.rp, rng, states)
+        elif v[V_PHASE] in _DECLARING:
+            dealer = (int(v[V_FOREHAND]) + PLAYERS - 1) % PLAYERS
+            pushes = int(round(float(o[O_PUSHES:O_PUSHES + PLAYERS].sum())))
+            self._kernels.declarations(int(v[V_HAND]), filled, values, dealer, pushes, self.rp, rng, states)
+        else:
+            return None
+        return states, np.ones(n_worlds, dtype=np.int64)
+
+    def encode(self, states: np.ndarray, root: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """The default encoding; in card-play worlds (``root`` a card-play observation) the public
+        features they leave out copied from ``root`` (:func:`copy_card_play_public`)."""
+        super().encode(states, root, obs, mask)
+        if root[_O_CARD_PLAY] > 0.5:
+            copy_card_play_public(states, np.asarray(root, dtype=np.float32), obs)
+
+    def results(self, states: np.ndarray) -> np.ndarray:
+        """The row value above its average for me (class docstring; the game's sign is +1)."""
+        out = np.zeros(len(states), dtype=np.float64)
+        row_results(states, self.average_row, out)
+        return self.game.sign * out
+
 __all__ = ["CoiffeurHeuristic", "CoiffeurPIMC", "GRAF_AVERAGE", "choose_declaration", "declaration_value",
            "graf_average", "plan_declaration", "plan_tables", "planned_declaration", "state_declaration",
            "sample_row_values", "row_factors", "surplus_of", "PLAN_ROWS", "card_worlds", "declaration_worlds",
-           "compiled_pimc", "ROW_AVERAGE_SHARE", "ROLLOUTS"]
+           "compiled_pimc", "ROW_AVERAGE_SHARE", "ROLLOUTS", "card_world", "declaration_world",
+           "card_world_states", "declaration_world_states", "copy_card_play_public", "row_results",
+           "compiled_worlds", "WorldKernels", "CoiffeurWorlds"]

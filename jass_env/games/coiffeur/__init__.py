@@ -114,7 +114,8 @@ def REWARD_SCALE(rules_: base.Rules) -> float:  # noqa: N802 (the fact's name)
 ENV_IDS = {"coiffeur": ("coiffeur_v0", "jass_env/Coiffeur-v0"),
            "coiffeur6": ("coiffeur6_v0", "jass_env/Coiffeur6-v0"),
            "coiffeur10": ("coiffeur10_v0", "jass_env/Coiffeur10-v0")}
-BOTS = {"heuristic": "agents.bots.coiffeur:CoiffeurHeuristic", "pimc": "agents.bots.coiffeur:CoiffeurPIMC"}
+BOTS = {"heuristic": "agents.bots.coiffeur:CoiffeurHeuristic", "pimc": "agents.bots.coiffeur:CoiffeurPIMC",
+        "worlds": "agents.bots.coiffeur:CoiffeurWorlds"}
 CHECKPOINTS = {"coiffeur": "coiffeur.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions
