@@ -13,6 +13,7 @@ from jass_env.engine.switches import rules_for
 from .. import base
 from .._alone import check_match_rounds
 from .._first_discard import rules as first_discard
+from .._first_discard import suit_symmetry
 from .._first_discard.readers import FirstDiscardReaders
 from . import observation, records, render, rules
 
@@ -48,4 +49,5 @@ READERS = FirstDiscardReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
-           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render",
+           "suit_symmetry"]
