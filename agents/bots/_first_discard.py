@@ -81,7 +81,7 @@ from jass_env.engine.switches import RP_PLAYERS, RP_STOECK, Rules
 from jass_env.engine.transitions import apply_action, legal_set
 from jass_env.games import REGISTRY, game_of, make_rules
 from jass_env.games._first_discard.observation import LAYOUTS, obs_slices
-from jass_env.games._first_discard.positions import set_public_scoring, set_trump_fix
+from jass_env.games._first_discard.rules import set_public_scoring, set_trump_fix
 from jass_env.games.molotow.rules import declare_hand_weis
 
 from ..base import Agent, checked_action

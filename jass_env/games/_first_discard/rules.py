@@ -20,16 +20,19 @@ from jass_env.engine.state import (
     S_N_IN_TRICK,
     S_PHASE,
     S_PLAYED,
+    S_PLAYER_WEIS,
     S_PLAYS,
     S_POINTS,
     S_SCORE,
     S_STOECK_PLAYER,
+    S_STOECK_SHOWN,
     S_TRICK,
     S_TRICK_NO,
     S_TRICK_POINTS,
     S_TRICK_WINNER,
     S_TRUMP_CARD,
     S_VOIDS,
+    S_WEIS_POINTS,
     n_players,
 )
 from jass_env.engine.switches import RP_GAME, RP_STOECK, RP_VALUES, Rules
@@ -127,6 +130,31 @@ def fix_position(st: np.ndarray, rp: np.ndarray) -> tuple[int, int]:
         if st[S_PLAYS + i] == card:
             return i // n, i % n
     return -1, -1
+
+
+# positions built from outside the play (a search world written by
+# jass_env.engine.positions.set_play_position from a seat's view)
+@engine_jit
+def set_trump_fix(st: np.ndarray, card: int, trick: int, position: int, rp: np.ndarray) -> None:
+    """Record that ``card`` fixed trump, played at ``position`` (0 = the leader) of trick ``trick``
+    (from 0), in a position whose trump and fixer (``S_CONTRACT``, ``S_DECLARER``) are set: the
+    observation finds it there (:func:`fix_position`)."""
+    st[S_TRUMP_CARD] = card
+    st[S_PLAYS + n_players(rp) * trick + position] = card
+
+
+@engine_jit
+def set_public_scoring(st: np.ndarray, hand_weis: np.ndarray, table_weis: np.ndarray, stoeck_player: int,
+                       stoeck_shown: bool, rp: np.ndarray) -> None:
+    """Write each player's hand Weis (``hand_weis[p]``, points) and the table Weis he has taken
+    (``table_weis[p]``, points), and the player holding the Stöck (-1 none; ``stoeck_shown``: he
+    has played both cards), into a position (Molotow's scoring so far; 0 and none in Mittlere);
+    the hand's score follows from them at its end."""
+    for p in range(n_players(rp)):
+        st[S_PLAYER_WEIS + p] = hand_weis[p]
+        st[S_WEIS_POINTS + p] = table_weis[p]
+    st[S_STOECK_PLAYER] = stoeck_player
+    st[S_STOECK_SHOWN] = 1 if stoeck_shown and stoeck_player >= 0 else 0
 
 
 def check_state(c: StateChecks) -> None:
