@@ -15,7 +15,7 @@ from jass_env.engine.spec import TEAMS_PAIRS, GameSpec, Switch, register_spec
 from jass_env.engine.switches import RulesError, as_tuple, is_int, rules_for
 
 from .. import base
-from . import observation, readers, records, render, rules
+from . import observation, readers, records, render, rules, suit_symmetry
 from .rules import COIFFEUR_WEIS, SHEET_ROWS, SLALOM_VALUES
 
 TITLE = "Coiffeur"
@@ -123,4 +123,4 @@ READERS = readers.CoiffeurReaders
 
 __all__ = ["TITLE", "KIND", "SPECS", "PRESETS", "BETTER", "PROTOCOL", "STATISTIC", "REWARDS", "REWARD_SCALE",
            "ENV_IDS", "BOTS", "CHECKPOINTS", "READERS",
-           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render"]
+           "SCORE_RANGE", "MAX_PHASE_ACTIONS", "rules", "observation", "records", "render", "suit_symmetry"]
