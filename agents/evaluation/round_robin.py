@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,8 @@ from .report import pyplot, save_figure, write_json
 
 #: what write_round_robin_outputs writes, summary.json first
 ROUND_ROBIN_FILES = ("summary.json", "summary.md", "deals.csv", "summary.png")
+#: virtual drawn deals added to every pair of the Bradley-Terry fit
+ELO_PRIOR = 1.0
 
 def round_robin_problem(specs: Sequence[str]) -> str | None:
     """Why ``specs`` cannot make a round robin (fewer than 2 agents, or one twice), or None."""
@@ -35,9 +37,17 @@ def round_robin_problem(specs: Sequence[str]) -> str | None:
     return None
 
 
+def pair_elo(specs: Sequence[str], results: Iterable[tuple[str, str, float, float]],
+             prior: float = ELO_PRIOR) -> dict[str, float]:
+    """Elo of every agent of ``specs`` (the first at 0) from a Bradley-Terry fit on the pairs'
+    results ``(agent_a, agent_b, won_a, won_b)``: units (deals, games) each side won, a tie
+    counted half to each; ``prior`` virtual drawn units per pair keep a sweep finite."""
+    return stats.elo_ratings(specs, stats.win_matrix(specs, results), anchor=specs[0], prior=prior)
+
+
 def round_robin(specs: Sequence[str], rules: str | Rules | None = None, deals: int = 500, seed: int = 0,
                 matches: int = 0, workers: int = 1, progress: bool = False,
-                prior: float = 1.0) -> tuple[list[PairResult], dict[str, Any]]:
+                prior: float = ELO_PRIOR) -> tuple[list[PairResult], dict[str, Any]]:
     """Every pair of ``specs`` on the same deal set; Bradley-Terry/Elo on deals won (ties half,
     ``prior`` virtual drawn deals per pair), first agent = 0 Elo. Returns (pairs, summary)."""
     problem = round_robin_problem(specs)
@@ -46,11 +56,10 @@ def round_robin(specs: Sequence[str], rules: str | Rules | None = None, deals: i
     t0 = time.monotonic()
     pairs = [evaluate_pair(a, b, rules, deals, seed, matches, workers, progress)
              for a, b in itertools.combinations(specs, 2)]
-    w = stats.win_matrix(specs, [(p.agent_a, p.agent_b,
-                                  p.summary["sign_test"]["wins"] + p.summary["sign_test"]["ties"] / 2,
-                                  p.summary["sign_test"]["losses"] + p.summary["sign_test"]["ties"] / 2)
-                                 for p in pairs])
-    elo = stats.elo_ratings(specs, w, anchor=specs[0], prior=prior)
+    elo = pair_elo(specs, [(p.agent_a, p.agent_b,
+                            p.summary["sign_test"]["wins"] + p.summary["sign_test"]["ties"] / 2,
+                            p.summary["sign_test"]["losses"] + p.summary["sign_test"]["ties"] / 2)
+                           for p in pairs], prior)
     pph = {a: {b: 0.0 for b in specs} for a in specs}
     for p in pairs:
         pph[p.agent_a][p.agent_b] = p.summary["points_per_hand"]
@@ -130,5 +139,5 @@ def ranking_lines(summary: dict[str, Any]) -> list[str]:
             for a in ranking(summary)]
 
 
-__all__ = ["ROUND_ROBIN_FILES", "round_robin_problem", "round_robin", "ranking", "round_robin_markdown",
-           "round_robin_figure", "write_round_robin_outputs", "ranking_lines"]
+__all__ = ["ROUND_ROBIN_FILES", "ELO_PRIOR", "round_robin_problem", "pair_elo", "round_robin", "ranking",
+           "round_robin_markdown", "round_robin_figure", "write_round_robin_outputs", "ranking_lines"]
