@@ -17,5 +17,8 @@ Modules, each importing only modules listed before it:
     rotation.py     games played alone: seat rotation (a Protocol)
     whole_games.py  games whose unit is the whole game, Coiffeur (a Protocol)
     round_robin.py  every pair of team-game agents on one deal set, Elo
+    timing.py       the cost of each decision: a timing wrapper around an agent
     cli.py          the command line (agents/evaluate.py runs it)
+    ladder.py       every pair of agents of any game on one deal set by its protocol (cli.py's
+                    IMPLEMENTATIONS), Elo, the cost per decision (agents/ladder.py runs it)
 """

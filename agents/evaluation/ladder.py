@@ -335,7 +335,7 @@ def _interval(value: float, ci95: Sequence[float]) -> str:
 
 def _ms(x: float) -> str:
     """Milliseconds with three significant digits, without an exponent."""
-    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+    return f"{x:,.0f}" if x >= 100 else f"{x:#.3g}"
 
 
 def ladder_markdown(summary: dict[str, Any]) -> str:
