@@ -12,6 +12,8 @@ compiled hooks know every game, every id is registered.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gymnasium
 import numpy as np
 import pettingzoo
@@ -174,17 +176,22 @@ def test_a_seat_does_not_see_other_players_exchange_hidden_cards(spec: str) -> N
 
 
 # bots
-def _bot_specs(spec: str) -> list[str]:
-    """Every agent that plays the game, small where it searches (the ONNX agent needs a file)."""
-    small = {"pimc": "pimc:worlds=2", "search": "search:worlds=2,candidates=2",
-             "ismcts": "ismcts:simulations=2"}
+def _bot_specs(spec: str, folder: Path) -> list[str]:
+    """Every agent that plays the game, small where it searches (the ONNX agent needs a file); the
+    search rolls out with the shipped policy, or a random-weights one where the spec ships none."""
+    search = "search:worlds=2,candidates=2"
+    if spec not in game_of(spec).checkpoints:
+        from agents.policy import write_random_checkpoint
+
+        search += f",checkpoint={write_random_checkpoint(folder / 'random.pt', game=spec)}"
+    small = {"pimc": "pimc:worlds=2", "search": search, "ismcts": "ismcts:simulations=2"}
     return [small.get(n, n) for n in agents_of(_preset(spec)) if n != "onnx"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_every_bot_of_the_game_plays_whole_rounds_legally(spec: str) -> None:
+def test_every_bot_of_the_game_plays_whole_rounds_legally(spec: str, tmp_path: Path) -> None:
     preset = _preset(spec)
-    for bot in _bot_specs(spec):
+    for bot in _bot_specs(spec, tmp_path):
         agents = [make_agent(bot, preset, seed=p) for p in range(make_rules(preset).spec.players)]
         e = env(rules=preset)
         e.reset(seed=3)
