@@ -20,17 +20,18 @@ policy     checkpoint (default: the game's shipped policy,   agents.policy.Polic
            greedy=true, seed
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 search     checkpoint, worlds=30, candidates, contract,      agents.search.search.SearchAgent, where
-           time_limit, plays, margin, oversample, seed       the game builds search worlds (the
-                                                             "worlds" key of its BOTS fact)
+           time_limit, plays, margin, oversample,            the game builds search worlds (the
+           rollout=policy|random, seed                       "worlds" key of its BOTS fact)
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
            normalized_visit_count, seed                      the openspiel extra)
 =========  ================================================  =====================================
 
-``heuristic``, ``pimc`` and ``search`` resolve by the rules' game: each game names its bots in its
-``BOTS`` fact (:mod:`jass_env.games.base`), so the same spec plays every game with that game's own
-bot, and a game without such a bot refuses the spec with the agents it has. Bot classes are
+``heuristic`` and ``pimc`` resolve by the rules' game, and ``search`` plays where the game builds
+worlds: each game names its bots and its worlds in its ``BOTS`` fact (:mod:`jass_env.games.base`),
+so the same spec plays every game with that game's own bot, and a game without such a bot refuses
+the spec with the agents it has. Bot classes are
 imported only when asked for, so torch is loaded only for policy agents.
 """
 
@@ -156,7 +157,7 @@ AGENTS: dict[str, AgentType] = {
     "search": AgentType({"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
-                         "seed": _seed},
+                         "rollout": str, "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game builds "
                         "search worlds)", "agents.search.search", "SearchAgent", needs=WORLDS_KEY),
     "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,

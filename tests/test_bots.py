@@ -714,3 +714,27 @@ def test_the_random_team_of_a_training_round_is_one_whole_team_in_a_share_of_the
     for bad in (-0.01, 1.01, float("nan")):
         with pytest.raises(ValueError, match="a number from 0 to 1"):
             check_random_opponents(bad)
+
+
+def test_search_with_random_rollouts_values_options_without_the_policy(tmp_path) -> None:
+    """rollout=random plays every world out with uniformly random legal cards: with every legal card
+    searched, the values are the same whichever policy the agent holds (PIMC over the same worlds),
+    and they differ from the policy's own rollouts."""
+    from agents.policy import write_random_checkpoint
+    from agents.search.search import SearchAgent
+
+    random_weights = write_random_checkpoint(tmp_path / "random.pt", game="mittlere")
+    r = Round("mittlere", seed=4)
+    while len(r.legal_actions()) < 3:
+        r.step(int(r.legal_actions()[0]))
+    o = obs_for(r)
+    shipped = SearchAgent("mittlere", worlds=6, rollout="random", seed=3)
+    other = SearchAgent("mittlere", checkpoint=random_weights, worlds=6, rollout="random", seed=3)
+    by_policy = SearchAgent("mittlere", worlds=6, seed=3)
+    options, values = shipped.option_values(o)
+    options2, values2 = other.option_values(o)
+    assert np.array_equal(options, options2) and np.array_equal(values, values2)
+    assert not np.array_equal(values, by_policy.option_values(o)[1])
+    assert shipped.name == "search6-random"
+    with pytest.raises(ValueError, match="rollout must be one of policy, random"):
+        SearchAgent("mittlere", rollout="heuristic")

@@ -83,8 +83,8 @@ def test_the_expected_value_target_moves_probability_toward_the_better_candidate
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")
 def test_labels_are_the_policys_own_games_searched_deterministically():
     checkpoint = str(default_checkpoint("schieber"))
-    a = label_chunk("schieber", checkpoint, 2, 3, "policy", [11], search_seed=5)
-    b = label_chunk("schieber", checkpoint, 2, 3, "policy", [11], search_seed=5)
+    a = label_chunk("schieber", checkpoint, 2, 3, "policy", "policy", [11], search_seed=5)
+    b = label_chunk("schieber", checkpoint, 2, 3, "policy", "policy", [11], search_seed=5)
     for k in a:
         np.testing.assert_array_equal(a[k], b[k])
     searched = a["options"][:, 0] >= 0
@@ -111,7 +111,7 @@ def test_labels_are_the_policys_own_games_searched_deterministically():
     rows_searched = torch.from_numpy(searched)
     named = options[rows_searched]
     assert mask[rows_searched].gather(1, named.clamp(min=0))[named >= 0].all()   # candidates legal
-    assert SuitRenaming(make_rules("seed_vaud"))(gen, obs, mask, greedy, options)[0] is obs   # nothing to rename
+    assert SuitRenaming(make_rules("seed_vaud"))(gen, obs, mask, greedy, options)[0] is obs
 
 
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")

@@ -10,7 +10,8 @@ the policy network.
    decision with more than one legal card (with ``contract: search`` also every other decision
    whose worlds the game builds: contracts, pushes, predictions, rows) is searched by
    :class:`agents.search.search.SearchAgent` with that policy as prior and rollout policy
-   (``worlds`` worlds, the ``candidates`` actions the policy rates highest) and stored with each
+   (``worlds`` worlds, the ``candidates`` actions the policy rates highest, the worlds played out
+   by that policy or, with ``rollout: random``, by uniformly random actions) and stored with each
    candidate's mean result (the game's score units, higher is better: Schieber's own team minus
    opponents, a penalty negated). The game goes on with the policy's greedy action, so the stored
    states are the ones the policy itself reaches. Deals are grouped in chunks of ``chunk_deals``;
@@ -97,7 +98,7 @@ from ..policy import default_checkpoint
 from ..trained_for import trained_for
 from ..training.config import is_eval_opponent
 from ..training.yaml_config import ConfigError, build_config, meta, non_negative, positive, read_config_values
-from .search import CONTRACT_MODES, SearchAgent
+from .search import CONTRACT_MODES, ROLLOUTS, SearchAgent
 from .world_model import world_model_class
 
 TARGETS = ("best", "expected")
@@ -135,6 +136,9 @@ class DistillConfig:
                                                    positive))
     candidates: int = field(default=5, metadata=meta("an integer >= 2 (actions searched per decision)",
                                                       lambda v: v >= 2))
+    rollout: str = field(default="policy", metadata=meta(
+        f"one of {', '.join(ROLLOUTS)} (who plays the searched worlds out: the labelling policy, or "
+        "uniformly random legal actions)", lambda v: v in ROLLOUTS))
     contract: str = field(default="policy", metadata=meta(
         f"one of {', '.join(CONTRACT_MODES)} (search the decisions that are not cards too)",
         lambda v: v in CONTRACT_MODES))
@@ -196,9 +200,11 @@ def load_distill_config(path: str | Path | None, overrides: Sequence[str] = ()) 
 
 # labels
 @lru_cache(maxsize=1)
-def _searcher(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str) -> SearchAgent:
+def _searcher(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str,
+              rollout: str) -> SearchAgent:
     """One search agent per worker process and policy (loading and compiling once)."""
-    return SearchAgent(rules, checkpoint, worlds=worlds, candidates=candidates, contract=contract)
+    return SearchAgent(rules, checkpoint, worlds=worlds, candidates=candidates, contract=contract,
+                       rollout=rollout)
 
 
 def chunk_seeds(seed: int, round_no: int, chunk: int, n_deals: int) -> tuple[list[int], int]:
@@ -214,12 +220,12 @@ def _episode(rules: Rules, seed: int) -> Round | Match:
     return Match(rules, seed=seed) if whole else Round(rules, seed=seed)
 
 
-def label_chunk(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str,
+def label_chunk(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str, rollout: str,
                 deal_seeds: Sequence[int], search_seed: int) -> dict[str, np.ndarray]:
     """Play ``deal_seeds`` by greedy self-play of ``checkpoint`` and search every decision with a
     choice that the search searches (module docstring, step 1). Returns the label arrays (fields
     :data:`LABEL_FIELDS`, one row per decision of every seat)."""
-    search = _searcher(rules, checkpoint, worlds, candidates, contract)
+    search = _searcher(rules, checkpoint, worlds, candidates, contract, rollout)
     search.reset(seed=search_seed)
     rp = search.rp
     encode_observation = game_of(search.rules).observation.encode_observation
@@ -254,10 +260,10 @@ def _write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
     atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
-def _label_task(args: tuple[str, str, int, int, str, list[int], int, str, int]) -> str:
-    rules, checkpoint, worlds, candidates, contract, deal_seeds, search_seed, out, threads = args
+def _label_task(args: tuple[str, str, int, int, str, str, list[int], int, str, int]) -> str:
+    rules, checkpoint, worlds, candidates, contract, rollout, deal_seeds, search_seed, out, threads = args
     torch.set_num_threads(threads)
-    _write_chunk(Path(out), label_chunk(rules, checkpoint, worlds, candidates, contract, deal_seeds,
+    _write_chunk(Path(out), label_chunk(rules, checkpoint, worlds, candidates, contract, rollout, deal_seeds,
                                         search_seed))
     return out
 
@@ -276,8 +282,8 @@ def generate_labels(cfg: DistillConfig, run_dir: Path, round_no: int, policy: Pa
             continue
         n = min(cfg.chunk_deals, cfg.deals - k * cfg.chunk_deals)
         deals, search_seed = chunk_seeds(cfg.seed, round_no, k, n)
-        todo.append((cfg.rules, str(policy), cfg.worlds, cfg.candidates, cfg.contract, deals, search_seed,
-                     str(out), cfg.torch_threads))
+        todo.append((cfg.rules, str(policy), cfg.worlds, cfg.candidates, cfg.contract, cfg.rollout, deals,
+                     search_seed, str(out), cfg.torch_threads))
     if not todo:
         return
     chunk_path(run_dir, round_no, 0).parent.mkdir(parents=True, exist_ok=True)

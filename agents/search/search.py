@@ -12,7 +12,9 @@ For a decision with more than one legal action:
    ``worlds`` sampled ones by the policy's probability of the other seats' contract decisions;
    a world drawn twice is rolled out once and counted twice).
 3. **Rollouts**: in every world, each option is played and the round is finished by the greedy
-   policy network for every seat, each seat acting on the observation of its own seat in that world
+   policy network for every seat (``rollout="policy"``; ``rollout="random"``: uniformly random
+   legal actions drawn from the decision's generator, PIMC's play-out, for a teacher that does not
+   lean on a weak policy), each seat acting on the observation of its own seat in that world
    (the world model's :meth:`~agents.search.world_model.WorldModel.encode`, so no rollout player
    sees another's hand). All worlds x options advance together: one batched forward pass per
    action still to play (rows = worlds x options), its first layer summed over the nonzero
@@ -64,9 +66,9 @@ except ModuleNotFoundError as exc:  # torch comes with the "train" extra
     raise missing_extra(exc, "agents.search.search (the policy-guided search bot)") from None
 
 from jass_env.engine import state
-from jass_env.engine.cards import N_CARDS
+from jass_env.engine.cards import N_CARDS, popcount
 from jass_env.engine.switches import Rules
-from jass_env.engine.transitions import apply_action
+from jass_env.engine.transitions import apply_action, legal_set, pick_legal
 from jass_env.games import game_of, make_rules
 
 from ..base import Agent
@@ -74,6 +76,7 @@ from ..policy import PolicyAgent
 from .pimc import decision_generator
 from .sparse_forward import GreedyForward
 from .world_model import WorldModel, world_model_class
+from .worlds import next_rand
 
 #: worlds of the first, timed batch when a time limit is set (the limit is checked between batches)
 TIMED_BATCH = 2
@@ -81,6 +84,8 @@ TIMED_BATCH = 2
 DEFAULT_WORLDS = 30
 #: how the decisions that are not cards are chosen
 CONTRACT_MODES = ("policy", "search")
+#: how a world is played to its end after each option
+ROLLOUTS = ("policy", "random")
 
 
 @njit(cache=True)
@@ -111,6 +116,17 @@ def step_rows(game: int, states: np.ndarray, actions: np.ndarray, rp: np.ndarray
     return live
 
 
+@njit(cache=True)
+def play_out_uniform(game: int, states: np.ndarray, rp: np.ndarray, rng: np.ndarray) -> None:
+    """Play every world of ``states`` to the round's end, each action drawn uniformly from the
+    legal ones with the compiled generator ``rng``."""
+    for i in range(states.shape[0]):
+        st = states[i]
+        while state.phase(st) != state.PHASE_OVER:
+            bits, block = legal_set(game, st, rp)
+            apply_action(game, st, pick_legal(bits, block, next_rand(rng, popcount(bits) + block)), rp)
+
+
 class Kernels(NamedTuple):
     """The compiled functions of this module that change a world, made for one game
     (:func:`kernels`): each takes the arguments of the function it is named after, without the
@@ -118,6 +134,7 @@ class Kernels(NamedTuple):
 
     build_rows: object
     step_rows: object
+    play_out_uniform: object
 
 
 @cache
@@ -132,7 +149,11 @@ def kernels(game: int) -> Kernels:
     def step_rows_(states, actions, rp):  # noqa: ANN001, ANN202
         return step_rows(game, states, actions, rp)
 
-    return Kernels(build_rows_, step_rows_)
+    @njit(cache=True)
+    def play_out_uniform_(states, rp, rng):  # noqa: ANN001, ANN202
+        play_out_uniform(game, states, rp, rng)
+
+    return Kernels(build_rows_, step_rows_, play_out_uniform_)
 
 
 def _budget_int(name: str, value: object) -> int:
@@ -161,6 +182,8 @@ class SearchAgent(Agent):
             other seats' decisions, where the game's world model weights its worlds (1 = none).
         margin: how much (in the game's score units) another option's mean must beat the policy's
             greedy choice by to be played instead (0 = plain argmax of the means).
+        rollout: "policy" (the greedy policy plays every world out) or "random" (uniformly random
+            legal actions; the policy still gives the prior, the candidates and the margin's choice).
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
@@ -168,11 +191,14 @@ class SearchAgent(Agent):
                  worlds: int = DEFAULT_WORLDS, candidates: int | None = None,
                  time_limit: float | None = None, contract: str = "policy",
                  plays: int | None = None, margin: float = 0.0, oversample: int = 1,
-                 seed: int | None = None) -> None:
+                 rollout: str = "policy", seed: int | None = None) -> None:
         super().__init__(seed)
         if contract not in CONTRACT_MODES:
             raise ValueError(f"contract must be one of {', '.join(CONTRACT_MODES)}, got {contract!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.contract = contract
+        self.rollout = rollout
         self.rules = make_rules(rules)
         model_class = world_model_class(self.rules)
         self.worlds = _budget_int("worlds", worlds)
@@ -202,7 +228,8 @@ class SearchAgent(Agent):
                      + (f"-plays{self.plays}" if self.plays else "")
                      + ("-contract" if contract == "search" else "")
                      + (f"-margin{margin:g}" if margin else "")
-                     + (f"-infer{self.oversample}" if self.oversample > 1 else ""))
+                     + (f"-infer{self.oversample}" if self.oversample > 1 else "")
+                     + ("-random" if rollout == "random" else ""))
         self.last_worlds = 0   # worlds searched in the last searched decision
         self.model: WorldModel = model_class(self.rules, self._log_likelihood, self.oversample)
         self._kernels = kernels(self.rules.spec.kind)
@@ -232,6 +259,8 @@ class SearchAgent(Agent):
         states = np.zeros((len(worlds) * nc, worlds.shape[1]), dtype=np.int64)
         self._kernels.build_rows(worlds, options, self.rp, states)
         b = len(states)
+        if self.rollout == "random":
+            self._kernels.play_out_uniform(states, self.rp, rng)
         obs_rows = np.zeros((b, len(root)), dtype=np.float32)
         mask = np.zeros((b, self._n_actions), dtype=np.int8)
         live = int(sum(state.phase(st) != state.PHASE_OVER for st in states))
@@ -302,5 +331,5 @@ class SearchAgent(Agent):
         return int(options[best])
 
 
-__all__ = ["SearchAgent", "build_rows", "step_rows", "Kernels", "kernels", "TIMED_BATCH", "CONTRACT_MODES",
-           "DEFAULT_WORLDS"]
+__all__ = ["SearchAgent", "build_rows", "step_rows", "play_out_uniform", "Kernels", "kernels", "TIMED_BATCH",
+           "CONTRACT_MODES", "ROLLOUTS", "DEFAULT_WORLDS"]
