@@ -297,7 +297,7 @@ def test_the_identity_alone_is_the_plain_network_and_bad_renamings_are_refused(t
     assert torch.allclose(net(x)[0], same(x)[0]) and torch.allclose(net(x)[1], same(x)[1])
     with pytest.raises(ValueError, match="permutations of 0..3"):
         PolicyNet((16,), suit_renamings=[[0, 1, 2, 2]])
-    with pytest.raises(ValueError, match="Schieber's layout"):
+    with pytest.raises(ValueError, match=r"schieber's layout \(obs_dim 529, n_actions 43\), not \(100, 43\)"):
         PolicyNet((16,), obs_dim=100, suit_renamings=[[0, 1, 2, 3]])
     path = save_policy(tmp_path / "p.pt", same)
     ckpt = torch.load(path, weights_only=True)
@@ -307,3 +307,29 @@ def test_the_identity_alone_is_the_plain_network_and_bad_renamings_are_refused(t
         load_policy(tmp_path / "bad.pt")
     with pytest.raises(ValueError, match="single_view"):
         GreedyForward(same)
+
+
+@pytest.mark.parametrize("preset", ["differenzler", "coiffeur", "mittlere", "molotow5", "sidi"])
+def test_a_suit_averaged_net_of_every_game_renames_its_choices_with_the_suits(preset: str) -> None:
+    """Averaged over all 24 renamings (a group), any game's network plays a position with its suits
+    renamed as the renamed play of the original, through the game's own suit-symmetry tables."""
+    from itertools import permutations
+
+    from jass_env.envs.encoding import obs_dim
+    from jass_env.games import game_of
+
+    rules = make_rules(preset)
+    symmetry = game_of(rules).suit_symmetry
+    perms = np.array(list(permutations(range(4))), dtype=np.int64)
+    n_actions = rules.spec.n_actions
+    net = PolicyNet((16,), obs_dim(rules), n_actions, seed=1, suit_renamings=perms.tolist(),
+                    game=rules.game).eval()
+    x = torch.rand(1, obs_dim(rules))
+    m = torch.ones(1, n_actions, dtype=torch.bool)
+    with torch.no_grad():
+        probs = torch.softmax(net.masked_logits(x, m), 1)[0]
+        for k in (5, 17):
+            renamed = torch.from_numpy(symmetry.observation_index(perms, rules)[k])
+            probs_k = torch.softmax(net.masked_logits(x[:, renamed], m), 1)[0]
+            actions = torch.from_numpy(symmetry.action_index(perms, rules)[k])
+            assert torch.allclose(probs_k[actions], probs, atol=1e-6)
