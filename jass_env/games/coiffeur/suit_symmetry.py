@@ -19,8 +19,8 @@ and ``coiffeur10``; rules whose trump rows share factors (``row_factors``) allow
 within each group of equal factors (all 24 when the four are equal).
 
 The tables rename a Coiffeur observation (:mod:`jass_env.games.coiffeur.observation`: Schieber's
-529 features, renamed by :mod:`jass_env.games.schieber.suit_symmetry`, then the sheets, whose
-trump rows move with their suits) and the actions (cards; ``declare`` a trump row; a Joker row as
+529 features, renamed as in :mod:`jass_env.games.schieber.suit_symmetry`, then the sheets,
+whose trump rows move with their suits) and the actions (cards; ``declare`` a trump row; a Joker row as
 a trump), for any permutations (a suit-averaged network may average over more than the exact ones):
 
 * :func:`suit_permutations` (m, 4): the exact ones for ``rules``, the identity first;
@@ -38,21 +38,24 @@ import numpy as np
 from jass_env.engine.cards import N_SUITS
 from jass_env.engine.switches import Rules
 
-from ..schieber import PRESETS as SCHIEBER_PRESETS
-from ..schieber import suit_symmetry as schieber_symmetry
-from ..schieber.observation import OBS_DIM as SCHIEBER_OBS_DIM
-from ..schieber.rules import N_ACTIONS as SCHIEBER_ACTIONS
-from ..schieber.suit_symmetry import SymmetryError
-from .observation import OBS_DIM, SLICES
-from .rules import JOKER_OFFSET, MAX_ROWS, N_CONTRACTS, RP_CO_FACTOR, SHEET_ROWS
+from .. import _suit_renaming as renaming
+from .._suit_renaming import SymmetryError
+from .observation import OBS_DIM, obs_slices
+from .rules import DECLARE_OFFSET, JOKER_OFFSET, MAX_ROWS, N_CONTRACTS, RP_CO_FACTOR, SHEET_ROWS
 
-#: the rules whose observation layout and first actions Coiffeur's begin with (4 seats, 9 tricks)
-SCHIEBER_LAYOUT = SCHIEBER_PRESETS["schieber"]
+#: observation slices indexed by card id (36 per seat, or 36 for my hand): Schieber's
+CARD_SLICES = ("hand", "played", "trick", "weis_public")
+#: observation slices of (seat x suit) flags: Schieber's
+SUIT_SLICES = ("voids",)
 #: observation slices of one flag or value per row, own sheet then the opponents' (row ids: the
 #: trump rows D H S C are rows 0..3)
 SHEET_SLICES = ("open_rows", "row_values")
 #: observation slices of one flag per row (the row declared)
 ROW_SLICES = ("row",)
+#: observation slices of one flag or value per contract or row, the trump suits D H S C first ->
+#: the length of a contract's or row's block: the contract ranking the trick (Schieber's), the sheets
+#: and the declared row
+CONTRACT_SLICES = {"contract": N_CONTRACTS} | {name: MAX_ROWS for name in SHEET_SLICES + ROW_SLICES}
 #: the Joker rows
 JOKERS = 2
 
@@ -79,44 +82,28 @@ def suit_permutations(rules: Rules) -> np.ndarray:
 
 def action_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """Renamed action of each action (int64[m, n_actions]) under each permutation of ``perms``
-    (m, 4): cards and trump rows as in Schieber (whose 43 actions Coiffeur's begin with: a
-    contract action declares that contract's row), a Joker row keeps its row and takes the
-    renamed trump."""
+    (m, 4): a card takes its renamed id, ``declare`` a trump row the renamed trump's row, a Joker
+    row keeps its row and takes the renamed trump; the other rows and the push stay."""
     _check(rules)
-    perms = np.asarray(perms, dtype=np.int64)
-    out = np.tile(np.arange(rules.spec.n_actions, dtype=np.int64), (len(perms), 1))
-    out[:, :SCHIEBER_ACTIONS] = schieber_symmetry.action_index(perms, SCHIEBER_LAYOUT)
-    for j in range(JOKERS if rules.spec.n_actions > SCHIEBER_ACTIONS else 0):
-        first = JOKER_OFFSET + N_CONTRACTS * j
-        out[:, first:first + N_SUITS] = first + perms
-    return out
+    jokers = JOKERS if rules.spec.n_actions > JOKER_OFFSET else 0
+    suit_offsets = (DECLARE_OFFSET, *(JOKER_OFFSET + N_CONTRACTS * j for j in range(jokers)))
+    return renaming.action_index(perms, rules.spec.n_actions, suit_offsets)
 
 
 def action_source(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """The inverse of :func:`action_index` (int64[m, n_actions]): the action each renamed slot
     comes from."""
-    index = action_index(perms, rules)
-    out = np.empty_like(index)
-    rows = np.arange(len(index))[:, None]
-    out[rows, index] = np.arange(index.shape[1])
-    return out
+    return renaming.action_source(action_index(perms, rules))
 
 
 def observation_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """Gather index (int64[m, OBS_DIM]) of the renamed observation: feature j of the position
-    renamed by ``perms[i]`` is feature ``index[i, j]`` of the original. Schieber's part as
-    Schieber's; each sheet's trump rows and the declared row move with their suits."""
+    renamed by ``perms[i]`` is feature ``index[i, j]`` of the original. Schieber's part as in
+    Schieber; each sheet's trump rows and the declared row move with their suits."""
     _check(rules)
-    perms = np.asarray(perms, dtype=np.int64)
-    out = np.tile(np.arange(OBS_DIM, dtype=np.int64), (len(perms), 1))
-    out[:, :SCHIEBER_OBS_DIM] = schieber_symmetry.observation_index(perms, SCHIEBER_LAYOUT)
-    inverse = np.argsort(perms, axis=1)
-    for name in SHEET_SLICES + ROW_SLICES:
-        s = SLICES[name]
-        for base in range(s.start, s.stop, MAX_ROWS):
-            out[:, base:base + N_SUITS] = base + inverse
-    return out
+    slices = {name: slice(offset, offset + n) for name, offset, n, _ in obs_slices(rules.spec)}
+    return renaming.observation_index(perms, OBS_DIM, slices, CARD_SLICES, SUIT_SLICES, CONTRACT_SLICES)
 
 
 __all__ = ["suit_permutations", "observation_index", "action_index", "action_source", "SymmetryError",
-           "SCHIEBER_LAYOUT", "SHEET_SLICES", "ROW_SLICES"]
+           "CARD_SLICES", "SUIT_SLICES", "SHEET_SLICES", "ROW_SLICES", "CONTRACT_SLICES"]

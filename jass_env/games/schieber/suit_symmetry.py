@@ -29,9 +29,11 @@ from itertools import permutations
 
 import numpy as np
 
-from jass_env.engine.cards import CONTRACTS, N_CARDS, N_RANKS, N_SUITS
+from jass_env.engine.cards import CONTRACTS, N_SUITS
 from jass_env.engine.switches import Rules
 
+from .. import _suit_renaming as renaming
+from .._suit_renaming import SymmetryError, card_permutation
 from .observation import OBS_DIM, SLICES
 from .rules import CONTRACT_OFFSET, N_ACTIONS
 
@@ -41,10 +43,8 @@ GAME = "schieber"
 CARD_SLICES = ("hand", "played", "trick", "weis_public")
 #: observation slices of (seat x suit) flags
 SUIT_SLICES = ("voids",)
-
-
-class SymmetryError(ValueError):
-    """Suit symmetry asked of a game it does not apply to."""
+#: observation slices of one flag per contract (D H S C Obenabe Undenufe) -> their length
+CONTRACT_SLICES = {"contract": len(CONTRACTS)}
 
 
 def _check(rules: Rules) -> None:
@@ -66,51 +66,25 @@ def suit_permutations(rules: Rules) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def card_permutation(perm: np.ndarray) -> np.ndarray:
-    """The renamed id of every card (int64[36]) under the suit permutation ``perm`` (int[4])."""
-    cards = np.arange(N_CARDS)
-    return np.asarray(perm, dtype=np.int64)[cards // N_RANKS] * N_RANKS + cards % N_RANKS
-
-
 def action_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
-    """Renamed action of each action (int64[m, 43]) under each permutation of ``perms`` (m, 4)."""
+    """Renamed action of each action (int64[m, 43]) under each permutation of ``perms`` (m, 4): a
+    card takes its renamed id, a trump contract the renamed trump's, Obenabe, Undenufe and the push
+    stay."""
     _check(rules)
-    out = np.tile(np.arange(N_ACTIONS, dtype=np.int64), (len(perms), 1))
-    for i, perm in enumerate(perms):
-        out[i, :N_CARDS] = card_permutation(perm)
-        out[i, CONTRACT_OFFSET:CONTRACT_OFFSET + N_SUITS] = CONTRACT_OFFSET + perm
-    return out
+    return renaming.action_index(perms, N_ACTIONS, (CONTRACT_OFFSET,))
 
 
 def action_source(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """The inverse of :func:`action_index` (int64[m, 43]): the action each renamed slot comes from."""
-    index = action_index(perms, rules)
-    out = np.empty_like(index)
-    rows = np.arange(len(perms))[:, None]
-    out[rows, index] = np.arange(N_ACTIONS)
-    return out
+    return renaming.action_source(action_index(perms, rules))
 
 
 def observation_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """Gather index (int64[m, OBS_DIM]) of the renamed observation: feature j of the position
     renamed by ``perms[i]`` is feature ``index[i, j]`` of the original."""
     _check(rules)
-    out = np.tile(np.arange(OBS_DIM, dtype=np.int64), (len(perms), 1))
-    for i, perm in enumerate(perms):
-        cards = card_permutation(perm)
-        inverse = np.argsort(perm)
-        for name in CARD_SLICES:
-            s = SLICES[name]
-            for base in range(s.start, s.stop, N_CARDS):
-                out[i, base + cards] = base + np.arange(N_CARDS)
-        for name in SUIT_SLICES:
-            s = SLICES[name]
-            for base in range(s.start, s.stop, N_SUITS):
-                out[i, base:base + N_SUITS] = base + inverse
-        c = SLICES["contract"].start
-        out[i, c:c + N_SUITS] = c + inverse
-    return out
+    return renaming.observation_index(perms, OBS_DIM, SLICES, CARD_SLICES, SUIT_SLICES, CONTRACT_SLICES)
 
 
 __all__ = ["suit_permutations", "card_permutation", "action_index", "action_source", "observation_index",
-           "SymmetryError", "CARD_SLICES", "SUIT_SLICES"]
+           "SymmetryError", "CARD_SLICES", "SUIT_SLICES", "CONTRACT_SLICES"]

@@ -26,10 +26,11 @@ from itertools import permutations
 
 import numpy as np
 
-from jass_env.engine.cards import N_CARDS, N_SUITS
+from jass_env.engine.cards import N_SUITS
 from jass_env.engine.switches import Rules
 
-from ..schieber.suit_symmetry import SymmetryError, card_permutation
+from .. import _suit_renaming as renaming
+from .._suit_renaming import SymmetryError
 from .observation import LAYOUTS
 
 #: the game whose observation layout the tables rename
@@ -62,20 +63,13 @@ def action_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """Renamed action of each action (int64[m, n_actions]) under each permutation of ``perms``
     (m, 4): a card takes its renamed id, the exchange of the trump 6 stays."""
     _check(rules)
-    out = np.tile(np.arange(rules.spec.n_actions, dtype=np.int64), (len(perms), 1))
-    for i, perm in enumerate(perms):
-        out[i, :N_CARDS] = card_permutation(perm)
-    return out
+    return renaming.action_index(perms, rules.spec.n_actions)
 
 
 def action_source(perms: np.ndarray, rules: Rules) -> np.ndarray:
     """The inverse of :func:`action_index` (int64[m, n_actions]): the action each renamed slot
     comes from."""
-    index = action_index(perms, rules)
-    out = np.empty_like(index)
-    rows = np.arange(len(perms))[:, None]
-    out[rows, index] = np.arange(index.shape[1])
-    return out
+    return renaming.action_source(action_index(perms, rules))
 
 
 def observation_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
@@ -83,19 +77,7 @@ def observation_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
     renamed by ``perms[i]`` is feature ``index[i, j]`` of the original."""
     _check(rules)
     layout = LAYOUTS.of(rules.spec)
-    out = np.tile(np.arange(layout.obs_dim, dtype=np.int64), (len(perms), 1))
-    for i, perm in enumerate(perms):
-        cards = card_permutation(perm)
-        inverse = np.argsort(perm)
-        for name in CARD_SLICES:
-            s = layout.slices[name]
-            for base in range(s.start, s.stop, N_CARDS):
-                out[i, base + cards] = base + np.arange(N_CARDS)
-        for name in SUIT_SLICES:
-            s = layout.slices[name]
-            for base in range(s.start, s.stop, N_SUITS):
-                out[i, base:base + N_SUITS] = base + inverse
-    return out
+    return renaming.observation_index(perms, layout.obs_dim, layout.slices, CARD_SLICES, SUIT_SLICES)
 
 
 __all__ = ["suit_permutations", "action_index", "action_source", "observation_index", "CARD_SLICES",
