@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _renaming import assert_seen_renamed, renamed_hands
 
 from jass_env import Round, make_rules
 from jass_env.engine.cards import N_CARDS, card_id
-from jass_env.engine.state import dealer, dealt_hand_of
-from jass_env.engine.transitions import for_game
+from jass_env.engine.state import dealer
 from jass_env.games import game_of
 from jass_env.games.differenzler import suit_symmetry
-from jass_env.games.differenzler.observation import encode_observation, obs_dim
 from jass_env.games.differenzler.suit_symmetry import (
     action_index,
     action_source,
@@ -31,15 +30,6 @@ VARIANTS = [("differenzler", {}), ("differenzler3", {}),
 
 def rules_of(game: str, switches: dict):
     return make_rules(game).replace(**switches) if switches else make_rules(game)
-
-
-def seen(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    obs = np.zeros(obs_dim(r.spec), dtype=np.float32)
-    mask = np.zeros(r.spec.n_actions, dtype=np.int8)
-    encode_observation(r.state, seat, r.rp, obs)
-    if r.to_move == seat and not r.is_over:
-        for_game(r.spec.kind).action_mask(r.state, r.rp, mask)
-    return obs, mask
 
 
 @pytest.mark.parametrize("game,switches", VARIANTS)
@@ -72,7 +62,6 @@ def test_a_card_takes_the_new_suit_and_a_prediction_stays():
 @pytest.mark.parametrize("seed", range(3))
 def test_the_renamed_deal_plays_as_the_renamed_round(game, switches, seed):
     rules = rules_of(game, switches)
-    n = rules.spec.players
     draws = game_of(rules).draws
     rng = np.random.default_rng(seed)
     original = Round(rules, seed=seed)
@@ -81,9 +70,7 @@ def test_the_renamed_deal_plays_as_the_renamed_round(game, switches, seed):
     i = int(rng.choice([k for k, p in enumerate(perms) if p[trump] != trump]))     # one that moves trump
     perm, cards = perms[i], card_permutation(perms[i])
     obs_index, act_index = observation_index(perms, rules)[i], action_index(perms, rules)[i]
-    hands = [[int(cards[c]) for c in range(N_CARDS) if dealt_hand_of(original.state, p) >> c & 1]
-             for p in range(n)]
-    renamed = Round(rules, hands=hands, dealer=dealer(original.state))
+    renamed = Round(rules, hands=renamed_hands(original, cards), dealer=dealer(original.state))
     (drawn,) = draws.of(original)
     # the trump draw renamed: the shown card is the renamed card, a drawn suit the renamed suit
     renamed_draw = int(cards[drawn]) if rules.trump_mode == "bottom_card" else int(perm[drawn])
@@ -91,11 +78,7 @@ def test_the_renamed_deal_plays_as_the_renamed_round(game, switches, seed):
     assert draws.of(renamed) == (renamed_draw,)
     assert renamed.view.contract == perm[trump]
     while True:
-        for seat in range(n):
-            obs, mask = seen(original, seat)
-            obs2, mask2 = seen(renamed, seat)
-            np.testing.assert_array_equal(obs2, obs[obs_index])
-            np.testing.assert_array_equal(mask2[act_index], mask)
+        assert_seen_renamed(original, renamed, obs_index, act_index)
         if original.is_over:
             break
         action = int(rng.choice(original.legal_actions()))

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _renaming import assert_seen_renamed, renamed_hands
 from test_sidi import ALL_TRICKS_H0, ALL_TRICKS_H1, ALL_TRICKS_STOCK, sidi_round
 
 from jass_env import Round, make_rules
 from jass_env.engine.cards import N_CARDS, card_id, card_name
-from jass_env.engine.state import dealer, dealt_hand_of
-from jass_env.engine.transitions import for_game
+from jass_env.engine.state import dealer
 from jass_env.games import game_of
 from jass_env.games.schieber.suit_symmetry import SymmetryError, card_permutation
 from jass_env.games.sidi import suit_symmetry
-from jass_env.games.sidi.observation import encode_observation, obs_dim
 from jass_env.games.sidi.suit_symmetry import (
     action_index,
     action_source,
@@ -30,15 +29,6 @@ SIDI = make_rules("sidi")
 EXCHANGE = 36
 VAUD = SIDI.replace(weis_comparison="vaud")
 RED_SWAP = (1, 0, 2, 3)                    # ♦ <-> ♥
-
-
-def seen(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    obs = np.zeros(obs_dim(r.spec), dtype=np.float32)
-    mask = np.zeros(r.spec.n_actions, dtype=np.int8)
-    encode_observation(r.state, seat, r.rp, obs)
-    if r.to_move == seat and not r.is_over:
-        for_game(r.spec.kind).action_mask(r.state, r.rp, mask)
-    return obs, mask
 
 
 def test_every_one_of_the_24_renamings_identity_first() -> None:
@@ -110,20 +100,14 @@ def test_the_renamed_deal_plays_as_the_renamed_round(deal) -> None:  # noqa: ANN
     i = int(rng.choice([k for k, p in enumerate(perms) if p[trump] != trump]))     # one that moves trump
     perm, cards = perms[i], card_permutation(perms[i])
     obs_index, act_index = observation_index(perms, SIDI)[i], action_index(perms, SIDI)[i]
-    hands = [[int(cards[c]) for c in range(N_CARDS) if dealt_hand_of(original.state, p) >> c & 1]
-             for p in range(2)]
-    renamed = Round(SIDI, hands=hands, dealer=dealer(original.state))
+    renamed = Round(SIDI, hands=renamed_hands(original, cards), dealer=dealer(original.state))
     stock = tuple(int(cards[c]) for c in draws.of(original))                    # top first, face-up last
     draws.apply(renamed, stock)
     assert renamed.stock == [card_name(c) for c in stock]
     assert renamed.trump_card == card_name(int(cards[card_id(original.trump_card)]))
     assert renamed.view.contract == perm[trump]
     while True:
-        for seat in range(2):
-            obs, mask = seen(original, seat)
-            obs2, mask2 = seen(renamed, seat)
-            np.testing.assert_array_equal(obs2, obs[obs_index])
-            np.testing.assert_array_equal(mask2[act_index], mask)
+        assert_seen_renamed(original, renamed, obs_index, act_index)
         if original.is_over:
             break
         legal = original.legal_actions()
