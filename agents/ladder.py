@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from jass_env.engine.switches import RulesError
 from jass_env.games import DEFAULT_PRESET, PRESETS, make_rules
 
-from .evaluation.cli import INTERRUPTED, fail
+from .evaluation.cli import INTERRUPTED, build_agents, fail
 from .evaluation.ladder import (
     DEFAULT_AGENTS,
     LADDER_FILES,
@@ -33,7 +32,7 @@ from .evaluation.ladder import (
     write_ladder_outputs,
 )
 from .evaluation.table import EvaluationError
-from .registry import AgentSpecError, UntrainedPolicyWarning, describe_specs, make_agent
+from .registry import AgentSpecError, describe_specs
 
 #: deals per pair unless --deals says otherwise
 DEFAULT_DEALS = 100
@@ -72,14 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = ladder_problem(specs, args.deals, args.seed, args.workers)
         if problem:
             return fail(problem)
-        with warnings.catch_warnings():   # a spec's warning is printed once, below
-            warnings.simplefilter("ignore", UntrainedPolicyWarning)
-            built = {s: make_agent(s, rules) for s in specs}   # fail fast, with a clear message
+        build_agents(specs, rules)
     except (RulesError, AgentSpecError, CheckpointError) as e:
         return fail(str(e))
-    for s, agent in built.items():
-        if agent.spec_warning:
-            print(f"warning: {s}: {agent.spec_warning}", file=sys.stderr)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -16,9 +16,10 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from jass_env.engine.switches import RulesError
+from jass_env.engine.switches import Rules, RulesError
 from jass_env.games import DEFAULT_PRESET, REGISTRY, make_rules
 
+from ..base import Agent
 from ..registry import AgentSpecError, UntrainedPolicyWarning, describe_specs, make_agent
 from . import duplicate, rotation, whole_games
 from .protocol import ROTATION, WHOLE_GAME, Protocol, protocol_for
@@ -88,6 +89,19 @@ def argument_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def build_agents(specs: Sequence[str], rules: Rules) -> dict[str, Agent]:
+    """Every spec built once for ``rules``, up front, so a bad one fails fast with a clear message
+    (AgentSpecError, CheckpointError); a spec's warning (``policy`` playing random weights) is
+    printed once, as a ``warning:`` line on stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UntrainedPolicyWarning)
+        built = {s: make_agent(s, rules) for s in dict.fromkeys(specs)}
+    for s, agent in built.items():
+        if agent.spec_warning:
+            print(f"warning: {s}: {agent.spec_warning}", file=sys.stderr)
+    return built
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; returns the exit status (0 ok, 2 bad arguments, agents or checkpoints).
     An agent spec's warning (``policy`` playing random weights) is printed once, up front, as a
@@ -97,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         return fail(problem)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UntrainedPolicyWarning)   # printed by _evaluate, once a spec
+        warnings.simplefilter("ignore", UntrainedPolicyWarning)   # printed by build_agents, once a spec
         return _evaluate(args)
 
 
@@ -108,13 +122,9 @@ def _evaluate(args: argparse.Namespace) -> int:
     specs = args.round_robin or args.agents
     try:
         rules = make_rules(args.rules)
-        # build each once up front: fail fast with a clear message
-        built = {s: make_agent(s, rules) for s in dict.fromkeys(specs)}
+        build_agents(specs, rules)
     except (RulesError, AgentSpecError, CheckpointError) as e:
         return fail(str(e))
-    for s, agent in built.items():
-        if agent.spec_warning:
-            print(f"warning: {s}: {agent.spec_warning}", file=sys.stderr)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -149,4 +159,4 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["main", "parser", "DEFAULT_MATCHES", "IMPLEMENTATIONS"]
+__all__ = ["main", "parser", "DEFAULT_MATCHES", "IMPLEMENTATIONS", "build_agents"]
