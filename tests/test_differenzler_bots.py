@@ -287,3 +287,30 @@ def test_heuristic_minds_the_last_tricks_five():
     obs = seat_obs(st, rules, 1)
     assert np.flatnonzero(obs["action_mask"]).tolist() == sorted([card_id("DA"), card_id("HJ")])
     assert DifferenzlerHeuristic(rules).act(obs) == card_id("HJ")
+
+
+def test_pimc_decides_a_batch_by_its_own_search_not_by_the_heuristic():
+    """Batched evaluation (the trainer's and the distillation's, agents.batched) asks a bot for a
+    batch of decisions: PIMC's must be its search, row by row, as its act() decides them, not the
+    heuristic's batch form it would otherwise inherit."""
+    from agents.batched import SpecBot
+    from jass_env import Round
+
+    rules = make_rules("differenzler")
+    rows = []
+    for seed in range(12):
+        r = Round(rules, seed=seed)
+        bot = RandomAgent(rules=rules, seed=seed)
+        while not r.is_over:
+            obs = np.zeros(obs_dim(rules.spec), dtype=np.float32)
+            encode_observation(r.state, r.to_move, rules.params, obs)
+            mask = np.zeros(rules.spec.n_actions, dtype=np.int8)
+            mask[r.legal_actions()] = 1
+            if mask[:36].sum() >= 3:
+                rows.append((obs, mask))
+            r.step(bot.act({"observation": obs, "action_mask": mask}))
+    obs, mask = np.stack([o for o, _ in rows]), np.stack([m for _, m in rows])
+    batch = SpecBot("pimc:worlds=30", rules, seed=4).actions(obs, mask)
+    one_by_one = make_agent("pimc:worlds=30", rules, seed=4)
+    assert batch.tolist() == [one_by_one.act({"observation": o, "action_mask": m}) for o, m in rows]
+    assert (batch != SpecBot("heuristic", rules, seed=4).actions(obs, mask)).any()

@@ -754,7 +754,11 @@ class DifferenzlerPIMC(DifferenzlerHeuristic):
 
     ``time_limit`` (seconds per decision, None = none) stops adding worlds once exceeded (at least
     one world is always evaluated). ``rollout`` must be "heuristic" (the only Differenzler rollout).
+    It decides a batch row by row: it has no batch form, and the heuristic's must not stand in for
+    its search.
     """
+
+    act_batch = None
 
     def __init__(self, rules: str | Rules | None = "differenzler", worlds: int = 20,
                  rollout: str = "heuristic", time_limit: float | None = None,
