@@ -142,6 +142,14 @@ def test_the_shipped_config_is_valid():
     assert cfg.target == "expected" and cfg.chunks * cfg.chunk_deals >= cfg.deals
 
 
+@pytest.mark.parametrize("game", ["differenzler", "coiffeur", "mittlere", "molotow", "sidi"])
+def test_every_games_config_is_valid_and_states_its_time(game):
+    path = ROOT / "configs" / f"distill-{game}.yaml"
+    cfg = load_distill_config(path)
+    assert make_rules(cfg.rules).spec.game == game
+    assert "# Time:" in path.read_text()
+
+
 def test_the_command_line_names_a_bad_key_and_what_is_allowed(capsys):
     config = str(ROOT / "configs" / "distill.yaml")
     assert main(["--config", config, "wolds=10"]) == 2
