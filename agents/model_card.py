@@ -72,7 +72,7 @@ METHODS = (
            "agents.training.config:TrainConfig"),
     Method("distill_config", "expert iteration: the policy-guided search's choices distilled into a "
            "start policy (`agents.distill`, [training](../../docs/training.md"
-           "#distilling-the-search-into-the-policy-expert-iteration-schieber))", "expert-iteration",
+           "#distilling-the-search-into-the-policy-expert-iteration-every-game))", "expert-iteration",
            "-m agents.distill", "agents.search.distill:DistillConfig"),
 )
 
