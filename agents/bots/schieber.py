@@ -1041,13 +1041,6 @@ def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray,
                 o[O_STOECK + (r - p) % 4] = 1.0
 
 
-@njit(cache=True)
-def team_results(states: np.ndarray, out: np.ndarray) -> None:
-    """``out[i]`` = team 0 − team 1 round score of the finished world ``states[i]``."""
-    for i in range(states.shape[0]):
-        out[i] = state.score_of(states[i], 0) - state.score_of(states[i], 1)
-
-
 class WorldKernels(NamedTuple):
     """The compiled world functions of this module that play the rules, made for one game
     (:func:`world_kernels`): each takes the arguments of the function it is named after, without the
@@ -1150,9 +1143,7 @@ class SchieberWorlds(WorldModel):
         self._kernels.encode_rows(states, self.rp, root, obs, mask)
 
     def results(self, states: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(states), dtype=np.float64)
-        team_results(states, out)
-        return out
+        return self.side_differences(states)
 
 
 __all__ = ["SeatView", "decode", "decode_view", "mask36", "one_hot", "V_SIZE", "V_PLAYERS", "TRICKS_OF",
@@ -1161,4 +1152,4 @@ __all__ = ["SeatView", "decode", "decode_view", "mask36", "one_hot", "V_SIZE", "
            "PIMCAgent", "ROLLOUTS", "sample_world", "build_world_state", "rollout", "card_sums",
            "pimc_worlds", "compiled_pimc", "best_card", "SchieberWorlds", "sample_worlds",
            "build_world_states", "encode_world_seat", "encode_bidding_rows", "contract_worlds", "encode_rows",
-           "team_results", "world_kernels", "WorldKernels"]
+           "world_kernels", "WorldKernels"]

@@ -551,13 +551,6 @@ def copy_public(states: np.ndarray, root: np.ndarray, o_weis: int, o_stoeck: int
                 obs[i, o_weis + r] = root[o_weis + mine]
 
 
-@njit(cache=True)
-def score_differences(states: np.ndarray, sign: int, out: np.ndarray) -> None:
-    """``out[i]`` = ``sign`` x (my round score - the opponent's) in the finished world ``states[i]``."""
-    for i in range(states.shape[0]):
-        out[i] = sign * (score_of(states[i], 0) - score_of(states[i], 1))
-
-
 class SidiWorlds(WorldModel):
     """Sidi's worlds for the policy-guided search (:mod:`agents.search.world_model`), at every
     decision: the card decisions and the exchange of the trump 6 are all taken in card play, so
@@ -615,9 +608,7 @@ class SidiWorlds(WorldModel):
 
     def results(self, states: np.ndarray) -> np.ndarray:
         """My round score minus the opponent's in each finished world (float64[B]; class docstring)."""
-        out = np.zeros(len(states), dtype=np.float64)
-        score_differences(states, self.game.sign, out)
-        return out
+        return self.side_differences(states)
 
     def cards_left(self, states: np.ndarray) -> int:
         """Cards still to play in the first world: the hands' and the stock's."""

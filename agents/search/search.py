@@ -252,9 +252,13 @@ class SearchAgent(Agent):
         return np.sort(legal[order])
 
     def _rollouts(self, obs: Mapping[str, np.ndarray], root: np.ndarray, options: np.ndarray, n_worlds: int,
-                  rng: np.ndarray) -> np.ndarray:
-        """Sum over ``n_worlds`` new worlds of each option's rollout result (float64[len(options)])."""
-        worlds, counts = self.model.worlds(obs, n_worlds, rng)
+                  rng: np.ndarray) -> np.ndarray | None:
+        """Sum over ``n_worlds`` new worlds of each option's rollout result (float64[len(options)]);
+        None where the game's model builds no worlds at this decision."""
+        built = self.model.worlds(obs, n_worlds, rng)
+        if built is None:
+            return None
+        worlds, counts = built
         nc = len(options)
         states = np.zeros((len(worlds) * nc, worlds.shape[1]), dtype=np.int64)
         self._kernels.build_rows(worlds, options, self.rp, states)
@@ -270,13 +274,17 @@ class SearchAgent(Agent):
         results = self.model.results(states)
         return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0)
 
-    def _world_budget(self, probe: np.ndarray, n_options: int) -> int:
+    def _world_budget(self, obs: Mapping[str, np.ndarray], n_options: int, rng: np.ndarray) -> int | None:
         """Worlds to search for a decision among ``n_options``: ``worlds``, cut (to at least 1)
-        so that worlds x options x cards still to play (in the world ``probe``) stays within
-        ``plays``."""
+        so that worlds x options x cards still to play stays within ``plays``; None where the
+        game's model builds no worlds at this decision. With ``plays`` a world drawn from a copy of
+        ``rng`` (the worlds searched are not moved) tells the cards still to play."""
         if self.plays is None:
             return self.worlds
-        cards_left = self.model.cards_left(probe)
+        probe = self.model.worlds(obs, 1, rng.copy())
+        if probe is None:
+            return None
+        cards_left = self.model.cards_left(probe[0])
         return max(1, min(self.worlds, self.plays // (n_options * max(cards_left, 1))))
 
     def option_values(self, obs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -292,14 +300,15 @@ class SearchAgent(Agent):
         if len(legal) == 1 or (not cards and self.contract == "policy"):
             return None
         rng = decision_generator(self.rng)
-        probe = self.model.worlds(obs, 1, rng.copy())        # a copy: the worlds searched are not moved
-        if probe is None:
-            return None
         options = self._options(obs, legal)
         root = np.asarray(obs["observation"], dtype=np.float32)
-        budget = self._world_budget(probe[0], len(options))
+        budget = self._world_budget(obs, len(options), rng)
+        if budget is None:
+            return None
         if self.time_limit is None:
             sums = self._rollouts(obs, root, options, budget, rng)
+            if sums is None:
+                return None
             done = budget
         else:
             deadline = time.perf_counter() + self.time_limit
@@ -307,7 +316,10 @@ class SearchAgent(Agent):
             done, n = 0, min(TIMED_BATCH, budget)
             while True:
                 started = time.perf_counter()
-                sums += self._rollouts(obs, root, options, n, rng)
+                batch = self._rollouts(obs, root, options, n, rng)
+                if batch is None:
+                    return None
+                sums += batch
                 done += n
                 now = time.perf_counter()
                 if done >= budget or now >= deadline:

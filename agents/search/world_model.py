@@ -69,6 +69,15 @@ def side_zero_scores(states: np.ndarray, sign: int, out: np.ndarray) -> None:
         out[i] = sign * score_of(states[i], 0)
 
 
+@njit(cache=True)
+def side_difference_scores(states: np.ndarray, sign: int, out: np.ndarray) -> None:
+    """``out[i]`` = ``sign`` x (side 0's round score − side 1's) in the finished world ``states[i]``:
+    the result of a game of two sides whose scores do not add up to a constant (Weis, Stöck, a
+    bonus), where the searcher's own score alone would not count what the other side gains."""
+    for i in range(states.shape[0]):
+        out[i] = sign * (score_of(states[i], 0) - score_of(states[i], 1))
+
+
 @cache
 def compiled_encode(game: int) -> Callable[..., None]:
     """:func:`encode_to_move` for the game numbered ``game`` (its rules compiled in):
@@ -129,6 +138,13 @@ class WorldModel(abc.ABC):
         side_zero_scores(states, self.game.sign, out)
         return out
 
+    def side_differences(self, states: np.ndarray) -> np.ndarray:
+        """The game's sign x (side 0's round score − side 1's) in each finished world (float64[B]):
+        :meth:`results` for a two-sided game that scores the difference."""
+        out = np.zeros(len(states), dtype=np.float64)
+        side_difference_scores(states, self.game.sign, out)
+        return out
+
     def cards_left(self, states: np.ndarray) -> int:
         """Cards still to play in the first world of ``states`` (every world of a decision holds as
         many): what a world's rollout costs, for the search's ``plays`` budget."""
@@ -150,4 +166,5 @@ def world_model_class(rules: Rules) -> type[WorldModel]:
 
 
 __all__ = ["WorldModel", "world_model_class", "ActionLikelihood", "encode_to_move", "side_zero_scores",
+           "side_difference_scores",
            "compiled_encode"]
