@@ -92,6 +92,7 @@ from jass_env.games import PRESETS, game_of, make_rules
 from jass_env.round import Match, Round
 
 from ..batched import evaluate_vs_bot
+from ..evaluation.protocol import WHOLE_GAME, protocol_for
 from ..files import atomic_write, file_sha256
 from ..network import CheckpointError, PolicyNet, apply_mask, load_policy, save_policy
 from ..policy import default_checkpoint
@@ -216,8 +217,7 @@ def chunk_seeds(seed: int, round_no: int, chunk: int, n_deals: int) -> tuple[lis
 def _episode(rules: Rules, seed: int) -> Round | Match:
     """What one label deal plays: a round, or a whole game where the game is evaluated by whole games
     (its later rounds are positions a round alone never reaches)."""
-    whole = game_of(rules).protocol == "whole_game"
-    return Match(rules, seed=seed) if whole else Round(rules, seed=seed)
+    return Match(rules, seed=seed) if protocol_for(rules) == WHOLE_GAME else Round(rules, seed=seed)
 
 
 def label_chunk(rules: str, checkpoint: str, worlds: int, candidates: int, contract: str, rollout: str,
