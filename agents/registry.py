@@ -272,13 +272,22 @@ def make_agent(spec: str, rules: str | Rules | None = None, seed: int | None = N
 
 def untrained_policy_note(name: str, params: dict[str, Any], rules: Rules) -> str | None:
     """What to tell the user when agent ``name`` with ``params`` (:func:`parse_spec`) is ``policy``
-    without a checkpoint for a game spec that ships none (its game's ``CHECKPOINTS`` fact): it plays
-    a network with random weights. None otherwise."""
-    if name != "policy" or "checkpoint" in params or rules.game in game_of(rules).checkpoints:
+    without a checkpoint for a game spec that ships none (its game's ``CHECKPOINTS`` fact), or whose
+    shipped file is missing: it plays a network with random weights. None otherwise."""
+    if name != "policy" or "checkpoint" in params:
         return None
-    shipped = ", ".join(spec for game in REGISTRY.values() for spec in game.checkpoints)
-    return (f"'policy' plays a network with RANDOM WEIGHTS under {rules.game}: no trained policy is "
-            f"shipped for it (shipped: {shipped}); give a trained one as policy:checkpoint=PATH")
+    from .policy import CHECKPOINT_DIR, default_checkpoint     # torch: only where a policy is made
+
+    if default_checkpoint(rules) is not None:
+        return None
+    file = game_of(rules).checkpoints.get(rules.game)
+    if file is not None:
+        why = f"its trained policy {CHECKPOINT_DIR / file} is missing"
+    else:
+        shipped = ", ".join(spec for game in REGISTRY.values() for spec in game.checkpoints)
+        why = f"no trained policy is shipped for it (shipped: {shipped})"
+    return (f"'policy' plays a network with RANDOM WEIGHTS under {rules.game}: {why}; give a trained "
+            f"one as policy:checkpoint=PATH")
 
 
 def bot_path(name: str, rules: Rules) -> str | None:

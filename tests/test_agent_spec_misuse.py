@@ -1,6 +1,6 @@
 """Agent specs used wrongly get clear errors, and a spec that quietly plays something other than
 it says is flagged: seeds, parameters given twice, a parameter naming a file, and ``policy`` for a
-game that ships no trained policy."""
+spec whose trained policy is not there."""
 
 from __future__ import annotations
 
@@ -57,6 +57,15 @@ def test_a_spec_that_starts_with_an_agent_name_is_that_agent_though_a_parameter_
     assert type(agent).__name__ == "SearchAgent"
 
 
+@pytest.fixture
+def no_shipped_files(monkeypatch, tmp_path):
+    """A checkpoint folder without the shipped files: every spec's policy is missing, as in an
+    installation that left ``agents/checkpoints`` out."""
+    import agents.policy
+
+    monkeypatch.setattr(agents.policy, "CHECKPOINT_DIR", tmp_path)
+
+
 @pytest.mark.parametrize("spec", sorted(SHIPS_A_POLICY))
 def test_policy_warns_exactly_where_no_trained_policy_is_shipped(spec):
     rules = make_rules(spec)
@@ -68,14 +77,23 @@ def test_policy_warns_exactly_where_no_trained_policy_is_shipped(spec):
         assert not untrained and agent.spec_warning is None
     else:
         assert len(untrained) == 1 and "random-weights" in agent.name
-        assert str(untrained[0].message) == agent.spec_warning
-        assert f"RANDOM WEIGHTS under {spec}" in agent.spec_warning
-        assert "policy:checkpoint=PATH" in agent.spec_warning
 
 
-def test_the_rotation_summary_says_when_policy_plays_random_weights(tmp_path, capsys):
-    """Molotow for five ships no policy: ``policy`` there is an untrained network, and the
-    evaluation says so on stderr, on its summary line and in its summary files."""
+@pytest.mark.parametrize("spec", ["schieber", "molotow5"])
+def test_policy_without_its_checkpoint_file_warns_that_it_plays_random_weights(spec, no_shipped_files):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        agent = make_agent("policy", spec)
+    untrained = [w for w in caught if issubclass(w.category, UntrainedPolicyWarning)]
+    assert len(untrained) == 1 and "random-weights" in agent.name
+    assert str(untrained[0].message) == agent.spec_warning
+    assert f"RANDOM WEIGHTS under {spec}" in agent.spec_warning
+    assert "policy:checkpoint=PATH" in agent.spec_warning
+
+
+def test_the_rotation_summary_says_when_policy_plays_random_weights(tmp_path, capsys, no_shipped_files):
+    """Without its checkpoint file, ``policy`` is an untrained network, and the evaluation says so
+    on stderr, on its summary line and in its summary files."""
     out = tmp_path / "out"
     rc = main(["policy", "random", "--rules", "molotow5", "--deals", "2", "--matches", "0", "--out", str(out),
                "--quiet"])
