@@ -229,20 +229,24 @@ def test_a_differenzler_policy_plays_differenzler_and_is_refused_in_schieber(tmp
         PolicyAgent(path, rules="differenzler3")    # 3 players: another observation
 
 
-def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weights_of_its_layout() -> None:
+def test_without_a_checkpoint_each_game_gets_its_shipped_policy_or_random_weights_of_its_layout(
+        monkeypatch, tmp_path) -> None:
+    import agents.policy
     from agents.policy import SHIPPED_CHECKPOINTS, default_checkpoint
+    from jass_env.games import REGISTRY
 
-    tf = PolicyAgent(rules="differenzler3").trained_for     # no policy shipped for three players
-    assert default_checkpoint("differenzler3") is None and tf["game"] == "differenzler3"
-    shipped = SHIPPED_CHECKPOINTS["differenzler"]
-    assert shipped.exists() and default_checkpoint("differenzler") == shipped
-    agent = make_agent("policy", "differenzler")
-    assert agent.checkpoint == str(shipped) and agent.trained_for["rules"] == "differenzler"
+    for game in REGISTRY.values():
+        for spec in game.checkpoints:             # each game's CHECKPOINTS fact names its files
+            shipped = SHIPPED_CHECKPOINTS[spec]
+            assert shipped.exists() and default_checkpoint(spec) == shipped
+            agent = make_agent("policy", spec)
+            assert agent.checkpoint == str(shipped) and agent.trained_for["game"] == spec
     assert make_agent("policy", "schieber").checkpoint == str(DEFAULT_CHECKPOINT)
-    for game in ("mittlere", "molotow", "sidi", "coiffeur"):   # shipped since the trainer learned them
-        agent = make_agent("policy", game)
-        assert agent.checkpoint == str(SHIPPED_CHECKPOINTS[game]) and agent.trained_for["game"] == game
-    assert default_checkpoint("molotow3") is None            # no policy shipped for three players
+    assert make_agent("policy", "differenzler").trained_for["rules"] == "differenzler"
+    monkeypatch.setattr(agents.policy, "CHECKPOINT_DIR", tmp_path)     # the files taken away
+    assert default_checkpoint("differenzler3") is None
+    tf = PolicyAgent(rules="differenzler3").trained_for  # random weights in the layout of three players
+    assert tf["game"] == "differenzler3" and tf["obs_dim"] != trained_for("differenzler")["obs_dim"]
 
 
 def test_a_switch_newer_than_the_checkpoint_counts_at_its_default():
