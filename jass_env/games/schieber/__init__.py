@@ -56,7 +56,7 @@ ENV_IDS = {"schieber": ("jass_v0", "jass_env/Jass-v0"),
            "schieber6": ("schieber6_v0", "jass_env/Schieber6-v0")}
 BOTS = {"heuristic": "agents.bots.schieber:HeuristicAgent", "pimc": "agents.bots.schieber:PIMCAgent",
         "worlds": ("agents.bots.schieber:SchieberWorlds", ("schieber",))}
-CHECKPOINTS = {"schieber": "default.pt"}
+CHECKPOINTS = {"schieber": "default.pt", "schieber6": "schieber6.pt"}
 SCORE_RANGE = rules.score_range
 SCORE_SUM = rules.score_sum
 MAX_PHASE_ACTIONS = rules.max_phase_actions
