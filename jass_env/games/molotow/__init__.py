@@ -51,7 +51,8 @@ ENV_IDS = {"molotow": ("molotow_v0", "jass_env/Molotow-v0"),
            "molotow6": ("molotow6_v0", "jass_env/Molotow6-v0")}
 BOTS = {"heuristic": "agents.bots.molotow:MolotowHeuristic", "pimc": "agents.bots._first_discard:DiscardPIMC",
         "worlds": "agents.bots._first_discard:FirstDiscardWorlds"}
-CHECKPOINTS = {"molotow": "molotow.pt", "molotow3": "molotow3.pt", "molotow5": "molotow5.pt"}
+CHECKPOINTS = {"molotow": "molotow.pt", "molotow3": "molotow3.pt", "molotow5": "molotow5.pt",
+               "molotow6": "molotow6.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = readers.MolotowReaders
