@@ -59,7 +59,7 @@ BOTS = {"heuristic": "agents.bots.differenzler:DifferenzlerHeuristic",
         "pimc": "agents.bots.differenzler:DifferenzlerPIMC",
         "random_phase": "agents.bots.differenzler:RANDOM_PREDICTIONS",
         "worlds": "agents.bots.differenzler:DifferenzlerWorlds"}
-CHECKPOINTS = {"differenzler": "differenzler.pt"}
+CHECKPOINTS = {"differenzler": "differenzler.pt", "differenzler3": "differenzler3.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions
 DRAWS = readers.DifferenzlerDraws()
