@@ -116,7 +116,7 @@ ENV_IDS = {"coiffeur": ("coiffeur_v0", "jass_env/Coiffeur-v0"),
            "coiffeur10": ("coiffeur10_v0", "jass_env/Coiffeur10-v0")}
 BOTS = {"heuristic": "agents.bots.coiffeur:CoiffeurHeuristic", "pimc": "agents.bots.coiffeur:CoiffeurPIMC",
         "worlds": "agents.bots.coiffeur:CoiffeurWorlds"}
-CHECKPOINTS = {"coiffeur": "coiffeur.pt", "coiffeur6": "coiffeur6.pt"}
+CHECKPOINTS = {"coiffeur": "coiffeur.pt", "coiffeur6": "coiffeur6.pt", "coiffeur10": "coiffeur10.pt"}
 SCORE_RANGE = rules.score_range
 MAX_PHASE_ACTIONS = rules.max_phase_actions
 READERS = readers.CoiffeurReaders
