@@ -21,7 +21,7 @@ policy     checkpoint (default: the game's shipped policy,   agents.policy.Polic
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 search     checkpoint, worlds=30, candidates, contract,      agents.search.search.SearchAgent, where
            time_limit, plays, margin, oversample,            the game builds search worlds (the
-           rollout=policy|random, seed                       "worlds" key of its BOTS fact)
+           rollout=policy|random|heuristic, seed             "worlds" key of its BOTS fact)
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;

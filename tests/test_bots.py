@@ -736,5 +736,5 @@ def test_search_with_random_rollouts_values_options_without_the_policy(tmp_path)
     assert np.array_equal(options, options2) and np.array_equal(values, values2)
     assert not np.array_equal(values, by_policy.option_values(o)[1])
     assert shipped.name == "search6-random"
-    with pytest.raises(ValueError, match="rollout must be one of policy, random"):
-        SearchAgent("mittlere", rollout="heuristic")
+    with pytest.raises(ValueError, match="rollout must be one of policy, random, heuristic"):
+        SearchAgent("mittlere", rollout="avoid")

@@ -186,6 +186,50 @@ def test_avoidance_play_out_ducks_dumps_points_and_wins_cheaply(mine, expected) 
     assert dp.compiled_pimc(rules.spec.kind).avoid_card(st, rules.params) == card_id(expected)
 
 
+@pytest.mark.parametrize("game", ["molotow", "molotow3", "molotow6"])
+def test_search_with_the_heuristic_play_out_over_every_card_is_molotows_pimc(game: str) -> None:
+    """The search's rollout=heuristic plays its worlds out with the PIMC's avoidance play: searching
+    every legal card with the same seed, it samples the PIMC's worlds, and each card's mean is the
+    PIMC's sum for it over those worlds, divided by their number."""
+    from agents.search.pimc import decision_generator
+    from agents.search.search import SearchAgent
+
+    rules = make_rules(game)
+    pimc = dp.compiled_pimc(rules.spec.kind).scores
+    for deal in range(3):
+        r = Round(game, seed=deal)
+        for _ in range(4 * deal):                      # the first trick, the fifth or the ninth card
+            r.step(int(r.legal_actions()[0]))
+        while len(r.legal_actions()) < 2:
+            r.step(int(r.legal_actions()[0]))
+        obs = observation(r.state, r.to_move, rules)
+        search = SearchAgent(game, worlds=8, rollout="heuristic", seed=3)
+        options, means = search.option_values(obs)
+        assert options.tolist() == r.legal_actions().tolist()
+        sums = np.zeros(36, dtype=np.int64)
+        pimc(dp.decode_view(obs, rules), rules.params, state_size(rules.spec), 8, game_of(rules).sign,
+             dp.ROLLOUTS.index("heuristic"), decision_generator(np.random.default_rng(3)), sums)
+        assert means.tolist() == (sums[options] / 8).tolist()
+    assert search.name == "search8-heuristic"
+
+
+def test_the_heuristic_play_out_is_only_where_the_game_has_one() -> None:
+    """Mittlere's PIMC plays out at random only (the avoidance play aims at the fewest points, and
+    Mittlere's aim is not the fewest): the search and the distillation config refuse it there."""
+    from agents.search.distill import load_distill_config
+    from agents.search.search import SearchAgent
+    from agents.training.yaml_config import ConfigError
+
+    with pytest.raises(ValueError, match="rollout=heuristic: mittlere's search has no heuristic play-out; "
+                                         "allowed: rollout=policy or rollout=random"):
+        SearchAgent("mittlere", rollout="heuristic")
+    with pytest.raises(AgentSpecError, match="mittlere's search has no heuristic play-out"):
+        make_agent("search:worlds=2,rollout=heuristic", "mittlere")
+    with pytest.raises(ConfigError, match="config key 'rollout': mittlere's search has no heuristic play-out"):
+        load_distill_config(None, ["rules=mittlere", "rollout=heuristic"])
+    assert load_distill_config(None, ["rules=molotow", "rollout=heuristic"]).rollout == "heuristic"
+
+
 @pytest.mark.parametrize(("kwargs", "words"), [
     ({"worlds": 0}, "worlds must be an integer >= 1"),
     ({"worlds": 2.5}, "worlds must be an integer >= 1"),

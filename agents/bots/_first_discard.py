@@ -499,6 +499,12 @@ def compiled_pimc(game: int) -> Searches:
     return Searches(scores, avoid)
 
 
+def avoidance_fits(rules: Rules) -> bool:
+    """Whether the avoidance play-out (:func:`avoid_card`, which plays for the fewest points) fits
+    the game of ``rules``: where the lowest score wins (Molotow), not where it does not (Mittlere)."""
+    return not game_of(rules).higher_is_better
+
+
 class DiscardPIMC(Agent):
     """PIMC for the games of trump by the first discard (module docstring): ``worlds`` sampled
     worlds per decision, scored by the game's own objective; ``rollout`` "random" or, where the
@@ -517,8 +523,7 @@ class DiscardPIMC(Agent):
             raise ValueError(f"DiscardPIMC plays {', '.join(specs)}, not {self.rules.game!r}")
         self.worlds = check_search_params(worlds, time_limit)
         game = game_of(self.rules)
-        # the avoidance play-out plays for the fewest points: offered where the lowest score wins
-        allowed = ROLLOUTS[:1] if game.higher_is_better else ROLLOUTS
+        allowed = ROLLOUTS if avoidance_fits(self.rules) else ROLLOUTS[:1]
         rollout = allowed[-1] if rollout is None else rollout
         if rollout not in allowed:
             raise ValueError(f"{self.rules.game} PIMC plays out with rollout={' or '.join(allowed)}, "
@@ -594,6 +599,25 @@ def compiled_encode_rows(game: int):  # noqa: ANN201 (a compiled function)
     return encode
 
 
+@njit(cache=True)
+def play_out_rows_avoiding(game: int, states: np.ndarray, rp: np.ndarray) -> None:
+    """Play every world of ``states`` (int64[B, state size]) to its end with :func:`avoid_card`."""
+    for i in range(states.shape[0]):
+        play_out_avoiding(game, states[i], rp)
+
+
+@cache
+def compiled_play_out_rows(game: int):  # noqa: ANN201 (a compiled function)
+    """:func:`play_out_rows_avoiding` for the game numbered ``game`` (its rules compiled in):
+    (states, rp)."""
+
+    @njit(cache=True)
+    def play_out(states, rp):  # noqa: ANN001, ANN202
+        play_out_rows_avoiding(game, states, rp)
+
+    return play_out
+
+
 class FirstDiscardWorlds(WorldModel):
     """The worlds of Mittlere and Molotow for the policy-guided search
     (:mod:`agents.search.world_model`), every spec of this layout (:func:`first_discard_specs`).
@@ -635,9 +659,20 @@ class FirstDiscardWorlds(WorldModel):
     def encode(self, states: np.ndarray, root: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         self._encode_rows(states, self.rp, root, self._o_game, self._o_rounds, obs, mask)
 
+    @classmethod
+    def has_heuristic_play_out(cls, rules: Rules) -> bool:
+        """The avoidance play-out of the PIMC, where it fits the game (:func:`avoidance_fits`)."""
+        return avoidance_fits(rules)
+
+    def play_out(self, states: np.ndarray) -> None:
+        if not avoidance_fits(self.rules):
+            super().play_out(states)          # raises: Mittlere has no heuristic play-out
+        compiled_play_out_rows(self.game.kind)(states, self.rp)
+
 
 __all__ = ["Table", "decode", "DiscardBot", "DiscardPIMC", "ROLLOUTS", "first_discard_specs", "avoid_card",
-           "play_out_avoiding", "decode_view", "sample_world", "sample_history", "build_world", "pimc_scores",
+           "play_out_avoiding", "play_out_rows_avoiding", "compiled_play_out_rows", "avoidance_fits",
+           "decode_view", "sample_world", "sample_history", "build_world", "pimc_scores",
            "compiled_pimc", "current_trick_mask", "fixing_card", "stoeck_holder", "fill_worlds",
            "encode_rows", "compiled_encode_rows", "FirstDiscardWorlds",
            ] + [k for k in dir() if k.startswith("W_")]

@@ -11,7 +11,8 @@ the policy network.
    whose worlds the game builds: contracts, pushes, predictions, rows) is searched by
    :class:`agents.search.search.SearchAgent` with that policy as prior and rollout policy
    (``worlds`` worlds, the ``candidates`` actions the policy rates highest, the worlds played out
-   by that policy or, with ``rollout: random``, by uniformly random actions) and stored with each
+   by that policy or, with ``rollout: random``, by uniformly random actions, with
+   ``rollout: heuristic`` by the game's heuristic play-out where it has one) and stored with each
    candidate's mean result (the game's score units, higher is better: Schieber's own team minus
    opponents, a penalty negated). The game goes on with the policy's greedy action, so the stored
    states are the ones the policy itself reaches. Deals are grouped in chunks of ``chunk_deals``;
@@ -138,8 +139,9 @@ class DistillConfig:
     candidates: int = field(default=5, metadata=meta("an integer >= 2 (actions searched per decision)",
                                                       lambda v: v >= 2))
     rollout: str = field(default="policy", metadata=meta(
-        f"one of {', '.join(ROLLOUTS)} (who plays the searched worlds out: the labelling policy, or "
-        "uniformly random legal actions)", lambda v: v in ROLLOUTS))
+        f"one of {', '.join(ROLLOUTS)} (who plays the searched worlds out: the labelling policy, "
+        "uniformly random legal actions, or the game's heuristic play-out where it has one)",
+        lambda v: v in ROLLOUTS))
     contract: str = field(default="policy", metadata=meta(
         f"one of {', '.join(CONTRACT_MODES)} (search the decisions that are not cards too)",
         lambda v: v in CONTRACT_MODES))
@@ -192,6 +194,10 @@ class DistillConfig:
 def load_distill_config(path: str | Path | None, overrides: Sequence[str] = ()) -> DistillConfig:
     """Read a YAML config (None: all defaults), apply ``key=value`` overrides, validate."""
     cfg = build_config(DistillConfig, read_config_values(path, overrides))
+    rules = make_rules(cfg.rules)
+    if cfg.rollout == "heuristic" and not world_model_class(rules).has_heuristic_play_out(rules):
+        raise ConfigError(f"config key 'rollout': {cfg.rules}'s search has no heuristic play-out; "
+                          f"allowed: policy, random")
     try:
         load_policy(cfg.start_policy())
     except CheckpointError as e:

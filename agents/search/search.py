@@ -14,7 +14,9 @@ For a decision with more than one legal action:
 3. **Rollouts**: in every world, each option is played and the round is finished by the greedy
    policy network for every seat (``rollout="policy"``; ``rollout="random"``: uniformly random
    legal actions drawn from the decision's generator, PIMC's play-out, for a teacher that does not
-   lean on a weak policy), each seat acting on the observation of its own seat in that world
+   lean on a weak policy; ``rollout="heuristic"``: the game's own heuristic play-out, where its world
+   model has one (:meth:`~agents.search.world_model.WorldModel.has_heuristic_play_out`: Molotow's
+   avoidance play, its PIMC's default)), each seat acting on the observation of its own seat in that world
    (the world model's :meth:`~agents.search.world_model.WorldModel.encode`, so no rollout player
    sees another's hand). All worlds x options advance together: one batched forward pass per
    action still to play (rows = worlds x options), its first layer summed over the nonzero
@@ -85,7 +87,7 @@ DEFAULT_WORLDS = 30
 #: how the decisions that are not cards are chosen
 CONTRACT_MODES = ("policy", "search")
 #: how a world is played to its end after each option
-ROLLOUTS = ("policy", "random")
+ROLLOUTS = ("policy", "random", "heuristic")
 
 
 @njit(cache=True)
@@ -182,8 +184,10 @@ class SearchAgent(Agent):
             other seats' decisions, where the game's world model weights its worlds (1 = none).
         margin: how much (in the game's score units) another option's mean must beat the policy's
             greedy choice by to be played instead (0 = plain argmax of the means).
-        rollout: "policy" (the greedy policy plays every world out) or "random" (uniformly random
-            legal actions; the policy still gives the prior, the candidates and the margin's choice).
+        rollout: "policy" (the greedy policy plays every world out), "random" (uniformly random
+            legal actions) or "heuristic" (the game's heuristic play-out, where its world model has
+            one); with either of the last two the policy still gives the prior, the candidates and
+            the margin's choice.
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
@@ -201,6 +205,9 @@ class SearchAgent(Agent):
         self.rollout = rollout
         self.rules = make_rules(rules)
         model_class = world_model_class(self.rules)
+        if rollout == "heuristic" and not model_class.has_heuristic_play_out(self.rules):
+            raise ValueError(f"rollout=heuristic: {self.rules.game}'s search has no heuristic play-out; "
+                             f"allowed: rollout=policy or rollout=random")
         self.worlds = _budget_int("worlds", worlds)
         self.candidates = None if candidates is None else _budget_int("candidates", candidates)
         self.plays = None if plays is None else _budget_int("plays", plays)
@@ -229,7 +236,7 @@ class SearchAgent(Agent):
                      + ("-contract" if contract == "search" else "")
                      + (f"-margin{margin:g}" if margin else "")
                      + (f"-infer{self.oversample}" if self.oversample > 1 else "")
-                     + ("-random" if rollout == "random" else ""))
+                     + ("" if rollout == "policy" else f"-{rollout}"))
         self.last_worlds = 0   # worlds searched in the last searched decision
         self.model: WorldModel = model_class(self.rules, self._log_likelihood, self.oversample)
         self._kernels = kernels(self.rules.spec.kind)
@@ -265,6 +272,8 @@ class SearchAgent(Agent):
         b = len(states)
         if self.rollout == "random":
             self._kernels.play_out_uniform(states, self.rp, rng)
+        elif self.rollout == "heuristic":
+            self.model.play_out(states)
         obs_rows = np.zeros((b, len(root)), dtype=np.float32)
         mask = np.zeros((b, self._n_actions), dtype=np.int8)
         live = int(sum(state.phase(st) != state.PHASE_OVER for st in states))

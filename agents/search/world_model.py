@@ -145,6 +145,20 @@ class WorldModel(abc.ABC):
         side_difference_scores(states, self.game.sign, out)
         return out
 
+    @classmethod
+    def has_heuristic_play_out(cls, rules: Rules) -> bool:
+        """Whether :meth:`play_out` plays the worlds of ``rules`` out with the game's own heuristic
+        play-out (its PIMC's ``rollout=heuristic``), for the search's ``rollout="heuristic"``; by
+        default no game has one."""
+        return False
+
+    def play_out(self, states: np.ndarray) -> None:
+        """Play every world of ``states`` (int64[B, state size]) to the round's end, every seat
+        with the game's heuristic play-out (:meth:`has_heuristic_play_out`); ValueError where the
+        game has none."""
+        raise ValueError(f"{self.rules.game}'s search worlds have no heuristic play-out; "
+                         f"rollout=policy or rollout=random plays them out")
+
     def cards_left(self, states: np.ndarray) -> int:
         """Cards still to play in the first world of ``states`` (every world of a decision holds as
         many): what a world's rollout costs, for the search's ``plays`` budget."""
