@@ -314,3 +314,55 @@ def test_pimc_decides_a_batch_by_its_own_search_not_by_the_heuristic():
     one_by_one = make_agent("pimc:worlds=30", rules, seed=4)
     assert batch.tolist() == [one_by_one.act({"observation": o, "action_mask": m}) for o, m in rows]
     assert (batch != SpecBot("heuristic", rules, seed=4).actions(obs, mask)).any()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_search_with_the_heuristic_play_out_over_every_card_is_the_pimc(game):
+    """The search's rollout=heuristic plays its worlds out as the PIMC does (every seat toward its
+    prediction): searching every legal card with the same seed, each card's mean is minus the
+    PIMC's penalty sum for it over the same worlds, divided by their number."""
+    from agents.bots.differenzler import ViewDecoder, compiled_pimc
+    from agents.search.pimc import decision_generator
+    from agents.search.search import SearchAgent
+    from jass_env import Round
+    from jass_env.engine.state import state_size
+
+    rules = make_rules(game)
+    for deal in range(3):
+        r = Round(rules, seed=deal)
+        while not r.legal_actions()[0] < 36:                  # everyone predicts 50 points
+            r.step(36 + 50)
+        for _ in range(4 * deal):                            # the first trick, the fifth or the ninth card
+            r.step(int(r.legal_actions()[0]))
+        while len(r.legal_actions()) < 2:
+            r.step(int(r.legal_actions()[0]))
+        obs = seat_obs(r.state, rules, r.to_move)
+        search = SearchAgent(rules, worlds=8, rollout="heuristic", seed=3)
+        options, means = search.option_values(obs)
+        assert options.tolist() == r.legal_actions().tolist()
+        penalties = np.zeros(36, dtype=np.int64)
+        compiled_pimc(rules.spec.kind).penalties(ViewDecoder(rules)(obs), rules.params, state_size(rules.spec),
+                                                 8, decision_generator(np.random.default_rng(3)), penalties)
+        assert means.tolist() == (-penalties[options] / 8).tolist()
+
+
+def test_the_heuristic_play_out_predicts_for_the_seats_still_to_predict():
+    """At the forehand's prediction (contract=search) the worlds hold three seats still to predict:
+    the play-out predicts the heuristic's estimate of each one's hand and plays the round out, so
+    every world ends with four predictions and the round's 157 card points taken."""
+    from agents.bots.differenzler import DifferenzlerWorlds, estimate_points
+    from jass_env import Round
+    from jass_env.engine.state import PHASE_OVER, contract, hand_of, phase, points_of
+
+    rules = make_rules("differenzler")
+    r = Round(rules, seed=5)
+    model = DifferenzlerWorlds(rules)
+    worlds, _ = model.worlds(seat_obs(r.state, rules, r.to_move), 6, np.array([12345], dtype=np.int64))
+    dealt = [[int(hand_of(w, p)) for p in range(4)] for w in worlds]
+    for w in worlds:
+        ENGINE.apply_action(w, 36 + 40, rules.params)                # the searcher predicts 40
+    model.play_out(worlds)
+    for w, hands in zip(worlds, dealt):
+        assert phase(w) == PHASE_OVER and sum(int(points_of(w, p)) for p in range(4)) == 157
+        assert predictions_of(w, 4) == [40] + [estimate_points(hands[p], contract(w), 4, rules.params)
+                                              for p in (1, 2, 3)]

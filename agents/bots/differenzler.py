@@ -110,6 +110,7 @@ from jass_env.engine.spec import MAX_PLAYERS, GameSpec
 from jass_env.engine.state import (
     PHASE_OVER,
     PHASE_PLAY,
+    PHASE_PREDICT,
     cards_in_trick,
     contract,
     current_trick,
@@ -129,7 +130,7 @@ from jass_env.engine.switches import Rules
 from jass_env.engine.transitions import apply_action, legal_set, reset_match, start_round
 from jass_env.games import make_rules
 from jass_env.games.differenzler.observation import LAYOUTS, obs_dim
-from jass_env.games.differenzler.rules import N_PREDICTIONS, set_predictions, set_trump
+from jass_env.games.differenzler.rules import N_PREDICTIONS, prediction_of, set_predictions, set_trump
 
 from ..base import Agent, checked_action
 from ..random_bot import PhaseRule
@@ -269,9 +270,10 @@ def predicting(masks: np.ndarray) -> np.ndarray:
     return m[:, PHASE_ACTION_OFFSET:PHASE_ACTION_OFFSET + N_PREDICTIONS].astype(bool).all(axis=1)
 
 
+@njit(cache=True)
 def prediction_action(points: int) -> int:
     """The action that predicts ``points`` (clipped to 0..157)."""
-    return PHASE_ACTION_OFFSET + int(min(max(points, 0), ROUND_POINTS))
+    return PHASE_ACTION_OFFSET + min(max(points, 0), ROUND_POINTS)
 
 
 def differenzler_rules(rules: str | Rules | None) -> Rules:
@@ -560,8 +562,7 @@ def view_action(v: np.ndarray, rp: np.ndarray) -> int:
     """The heuristic's action for a compact seat view: its prediction while predicting, else its
     card (aiming at its own prediction)."""
     if v[DV_PHASE] == PREDICTING:
-        points = estimate_points(v[DV_HAND], v[DV_TRUMP], v[DV_PLAYERS], rp)
-        return PHASE_ACTION_OFFSET + min(max(points, 0), ROUND_POINTS)
+        return prediction_action(estimate_points(v[DV_HAND], v[DV_TRUMP], v[DV_PLAYERS], rp))
     return view_card(v, v[DV_PREDICTIONS], rp)
 
 
@@ -691,6 +692,23 @@ def rollout(game: int, st: np.ndarray, targets: np.ndarray, rp: np.ndarray) -> N
 
 
 @njit(cache=True)
+def play_out_rows(game: int, states: np.ndarray, rp: np.ndarray) -> None:
+    """Play every world of ``states`` (int64[B, state size]) to the round's end as the heuristic
+    plays: a seat still to predict predicts its estimate of its hand (:func:`estimate_points`),
+    then everyone plays toward its prediction (:func:`rollout`, the PIMC's play-out)."""
+    n = n_players(rp)
+    targets = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for i in range(states.shape[0]):
+        st = states[i]
+        while phase(st) == PHASE_PREDICT:
+            points = estimate_points(hand_of(st, to_move(st)), contract(st), n, rp)
+            apply_action(game, st, prediction_action(points), rp)
+        for p in range(n):
+            targets[p] = prediction_of(st, p)
+        rollout(game, st, targets, rp)
+
+
+@njit(cache=True)
 def pimc_points(game: int, v: np.ndarray, rp: np.ndarray, size: int, n_worlds: int, my_target: int,
                 rng: np.ndarray, out: np.ndarray) -> None:
     """My card points in each of ``n_worlds`` sampled worlds (states of ``size``) played out from
@@ -732,6 +750,7 @@ class Searches(NamedTuple):
 
     points: object     #: (v, rp, size, n_worlds, my_target, rng, out): :func:`pimc_points`
     penalties: object  #: (v, rp, size, n_worlds, rng, sums): :func:`pimc_penalties`
+    play_out: object   #: (states, rp): :func:`play_out_rows`
 
 
 @cache
@@ -746,7 +765,11 @@ def compiled_pimc(game: int) -> Searches:
     def penalties(v, rp, size, n_worlds, rng, sums):  # noqa: ANN001, ANN202
         pimc_penalties(game, v, rp, size, n_worlds, rng, sums)
 
-    return Searches(points, penalties)
+    @njit(cache=True)
+    def play_out(states, rp):  # noqa: ANN001, ANN202
+        play_out_rows(game, states, rp)
+
+    return Searches(points, penalties, play_out)
 
 
 class DifferenzlerPIMC(DifferenzlerHeuristic):
@@ -922,10 +945,18 @@ class DifferenzlerWorlds(WorldModel):
         copy_game_totals(states, np.asarray(root, dtype=np.float32), self._o_totals, self._o_rounds_left,
                          self.rules.spec.players, obs)
 
+    @classmethod
+    def has_heuristic_play_out(cls, rules: Rules) -> bool:
+        """Differenzler's PIMC play-out (:func:`play_out_rows`) plays every world of it."""
+        return True
+
+    def play_out(self, states: np.ndarray) -> None:
+        compiled_pimc(self.rules.spec.kind).play_out(states, self.rp)
+
 __all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "ViewDecoder", "decode_view", "observation_offsets",
            "predicting", "prediction_action", "differenzler_rules", "rule_of_thumb_prediction",
            "rule_of_thumb_actions", "RANDOM_PREDICTIONS", "estimate_points", "choose_card", "view_card",
-           "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout",
+           "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout", "play_out_rows",
            "pimc_points", "pimc_penalties", "compiled_pimc", "world_prediction", "build_prediction_world",
            "sample_search_worlds", "copy_game_totals", "compiled_worlds", "DifferenzlerWorlds", "PREDICTING",
            "PLAYING", "OVER"] + \

@@ -15,8 +15,9 @@ For a decision with more than one legal action:
    policy network for every seat (``rollout="policy"``; ``rollout="random"``: uniformly random
    legal actions drawn from the decision's generator, PIMC's play-out, for a teacher that does not
    lean on a weak policy; ``rollout="heuristic"``: the game's own heuristic play-out, where its world
-   model has one (:meth:`~agents.search.world_model.WorldModel.has_heuristic_play_out`: Molotow's
-   avoidance play, its PIMC's default)), each seat acting on the observation of its own seat in that world
+   model has one (:meth:`~agents.search.world_model.WorldModel.has_heuristic_play_out`: its PIMC's
+   play-out, Molotow's avoidance play and Differenzler's play toward the predictions)), each seat
+   acting on the observation of its own seat in that world
    (the world model's :meth:`~agents.search.world_model.WorldModel.encode`, so no rollout player
    sees another's hand). All worlds x options advance together: one batched forward pass per
    action still to play (rows = worlds x options), its first layer summed over the nonzero
