@@ -276,7 +276,7 @@ def untrained_policy_note(name: str, params: dict[str, Any], rules: Rules) -> st
     shipped file is missing: it plays a network with random weights. None otherwise."""
     if name != "policy" or "checkpoint" in params:
         return None
-    from .policy import CHECKPOINT_DIR, default_checkpoint     # torch: only where a policy is made
+    from .policy import CHECKPOINT_DIR, default_checkpoint  # torch: only where a policy is made
 
     if default_checkpoint(rules) is not None:
         return None

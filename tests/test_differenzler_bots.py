@@ -341,8 +341,9 @@ def test_search_with_the_heuristic_play_out_over_every_card_is_the_pimc(game):
         options, means = search.option_values(obs)
         assert options.tolist() == r.legal_actions().tolist()
         penalties = np.zeros(36, dtype=np.int64)
-        compiled_pimc(rules.spec.kind).penalties(ViewDecoder(rules)(obs), rules.params, state_size(rules.spec),
-                                                 8, decision_generator(np.random.default_rng(3)), penalties)
+        pimc = compiled_pimc(rules.spec.kind).penalties
+        pimc(ViewDecoder(rules)(obs), rules.params, state_size(rules.spec), 8,
+             decision_generator(np.random.default_rng(3)), penalties)
         assert means.tolist() == (-penalties[options] / 8).tolist()
 
 

@@ -225,7 +225,7 @@ def test_the_heuristic_play_out_is_only_where_the_game_has_one() -> None:
         SearchAgent("mittlere", rollout="heuristic")
     with pytest.raises(AgentSpecError, match="mittlere's search has no heuristic play-out"):
         make_agent("search:worlds=2,rollout=heuristic", "mittlere")
-    with pytest.raises(ConfigError, match="config key 'rollout': mittlere's search has no heuristic play-out"):
+    with pytest.raises(ConfigError, match="config key 'rollout': mittlere's search has no heuristic"):
         load_distill_config(None, ["rules=mittlere", "rollout=heuristic"])
     assert load_distill_config(None, ["rules=molotow", "rollout=heuristic"]).rollout == "heuristic"
 

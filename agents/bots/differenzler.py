@@ -953,11 +953,12 @@ class DifferenzlerWorlds(WorldModel):
     def play_out(self, states: np.ndarray) -> None:
         compiled_pimc(self.rules.spec.kind).play_out(states, self.rp)
 
+
 __all__ = ["DifferenzlerHeuristic", "DifferenzlerPIMC", "ViewDecoder", "decode_view", "observation_offsets",
            "predicting", "prediction_action", "differenzler_rules", "rule_of_thumb_prediction",
            "rule_of_thumb_actions", "RANDOM_PREDICTIONS", "estimate_points", "choose_card", "view_card",
-           "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout", "play_out_rows",
-           "pimc_points", "pimc_penalties", "compiled_pimc", "world_prediction", "build_prediction_world",
-           "sample_search_worlds", "copy_game_totals", "compiled_worlds", "DifferenzlerWorlds", "PREDICTING",
-           "PLAYING", "OVER"] + \
+           "state_card", "view_action", "heuristic_actions", "sample_world", "build_world", "rollout",
+           "play_out_rows", "pimc_points", "pimc_penalties", "compiled_pimc", "world_prediction",
+           "build_prediction_world", "sample_search_worlds", "copy_game_totals", "compiled_worlds",
+           "DifferenzlerWorlds", "PREDICTING", "PLAYING", "OVER"] + \
     [k for k in dir() if k.startswith("DV_")]
