@@ -80,6 +80,28 @@ def test_the_expected_value_target_moves_probability_toward_the_better_candidate
     assert after[2] / (after[4] + after[9]) > before[2] / (before[4] + before[9])
 
 
+@pytest.mark.skipif(not SELFPLAY_CHECKPOINT.exists(), reason="no shipped Schieber self-play policy")
+def test_a_student_of_another_trunk_is_a_new_network_fitted_to_the_labels(tmp_path):
+    cfg = small_config(tmp_path, target="expected", beta=0.0, epochs=30, batch_size=4, lr=1e-3, augment=False,
+                       suit_average=False, init_policy=str(SELFPLAY_CHECKPOINT), student_hidden=[32, 16])
+    labels = labels_of(greedy=[4] * 4, options=[[2, 4, 9]] * 4, means=[[20.0, 0.0, 0.0]] * 4)
+    student = fit(cfg, labels, log=lambda *_: None)
+    assert student.hidden == [32, 16]
+    assert (student.obs_dim, student.n_actions) == (OBS_DIM, N_ACTIONS)
+    x, m = torch.from_numpy(labels["obs"][:1]), torch.from_numpy(labels["mask"][:1].astype(bool))
+    with torch.inference_mode():
+        after = torch.softmax(student.masked_logits(x, m), 1)[0]
+    assert after[2] > after[4] and after[2] > after[9]
+    again = fit(cfg, labels, log=lambda *_: None)          # the random start is drawn from the seed
+    assert all(torch.equal(a, b) for a, b in zip(student.state_dict().values(), again.state_dict().values()))
+
+
+def test_the_student_trunk_must_be_positive_layer_sizes():
+    for bad in ([0], [], 5, [256, "wide"]):
+        with pytest.raises(ConfigError, match="student_hidden"):
+            build_config(DistillConfig, {"student_hidden": bad})
+
+
 @pytest.mark.skipif(default_checkpoint("schieber") is None, reason="no shipped Schieber policy")
 def test_labels_are_the_policys_own_games_searched_deterministically():
     checkpoint = str(default_checkpoint("schieber"))

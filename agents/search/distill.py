@@ -18,8 +18,9 @@ the policy network.
    states are the ones the policy itself reaches. Deals are grouped in chunks of ``chunk_deals``;
    chunk k is one file, deterministic for (seed, r, k) whatever the number of ``workers`` that play
    them.
-2. **Fit.** A fresh copy of ``init_policy`` is fitted to the labels of rounds 1..r for ``epochs``
-   epochs (Adam, ``lr``, batches of ``batch_size`` decisions, shuffled by ``seed``). The loss of a
+2. **Fit.** A fresh copy of ``init_policy`` (with ``student_hidden``: a new network of those
+   hidden layers, from random weights) is fitted to the labels of rounds 1..r for ``epochs`` epochs
+   (Adam, ``lr``, batches of ``batch_size`` decisions, shuffled by ``seed``). The loss of a
    decision (the masked softmax π of the network; π₀ that of ``init_policy``, frozen):
 
    * a searched decision, ``target: best``: cross-entropy to the best candidate where its mean
@@ -129,6 +130,10 @@ class DistillConfig:
     init_policy: str | None = field(default=None, metadata=meta(
         "null (the preset's shipped policy) or a jass-policy checkpoint of a policy for its game"))
     rounds: int = field(default=1, metadata=meta("an integer >= 1", positive))
+    student_hidden: list[int] | None = field(default=None, metadata=meta(
+        "null (the student is a copy of the start policy) or a list of positive hidden-layer sizes, "
+        "e.g. [512, 512] (a new network of that trunk, from random weights)",
+        lambda v: v is None or (len(v) > 0 and all(h > 0 for h in v))))
     # labels
     deals: int = field(default=8000, metadata=meta("an integer >= 1 (deals per round)", positive))
     chunk_deals: int = field(default=50, metadata=meta("an integer >= 1 (deals per label file)", positive))
@@ -410,9 +415,14 @@ class SuitRenaming:
 
 
 def fit(cfg: DistillConfig, labels: dict[str, np.ndarray], log: Any = print) -> PolicyNet:
-    """A fresh copy of ``init_policy`` fitted to ``labels`` (module docstring, step 2)."""
-    net, _ = load_policy(cfg.start_policy())
+    """A fresh copy of ``init_policy`` (or, with ``student_hidden``, a new network of that trunk
+    from random weights drawn by ``seed``) fitted to ``labels`` (module docstring, step 2)."""
     start, _ = load_policy(cfg.start_policy())
+    if cfg.student_hidden is None:
+        net, _ = load_policy(cfg.start_policy())
+    else:
+        net = PolicyNet(cfg.student_hidden, start.obs_dim, start.n_actions, seed=cfg.seed,
+                        suit_renamings=start.suit_renamings, game=start.game)
     rules = make_rules(cfg.rules)
     renamings = suit_renamings(rules).tolist()
     if cfg.suit_average and len(renamings) > 1 and net.suit_renamings is None:
