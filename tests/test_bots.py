@@ -1,13 +1,15 @@
 """Baseline bots: legal play in every preset, no peeking at hidden cards, heuristic rules, PIMC.
 
 Rounds are driven with :class:`jass_env.Round`; each bot sees only the observation and action mask
-of the player to move (:func:`jass_env.games.schieber.observation.encode_observation` / the engine's
-``action_mask``).
+of the player to move, encoded by the game's observation module as the environments encode it, with
+the engine's ``action_mask``.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 
 import numpy as np
 import pytest
@@ -17,6 +19,8 @@ from agents.bots.schieber import (
     V_CONTRACT,
     V_DECLARER,
     V_HAND,
+    V_LEGAL,
+    V_PHASE,
     V_PLAYED,
     V_SIZE,
     V_VOIDS,
@@ -35,18 +39,22 @@ from agents.random_bot import RandomAgent, check_random_opponents, draw_random_t
 from agents.search.worlds import MAX_TRIES
 from jass_env import PRESETS, SCHIEBER_PRESETS, Round
 from jass_env.engine.cards import card_id, mask_of, names_of, suit_of
+from jass_env.engine.spec import MAX_PLAYERS
 from jass_env.engine.state import StateView, new_state, state_size
 from jass_env.engine.transitions import for_game
-from jass_env.games.schieber.observation import OBS_DIM, encode_observation
+from jass_env.envs import encoding
+from jass_env.games import game_of
+from jass_env.games.schieber.observation import OBS_DIM, layout_slices
+from jass_env.games.schieber.rules import PUSH
 
 PRESET_NAMES = SCHIEBER_PRESETS
 
 
 def obs_for(r: Round) -> dict[str, np.ndarray]:
-    """The observation dict of the player to move."""
-    o = np.zeros(OBS_DIM, dtype=np.float32)
-    m = np.zeros(43, dtype=np.int8)
-    encode_observation(r.state, r.to_move, r.rp, o)
+    """The observation dict of the player to move, as the environments build it."""
+    o = np.zeros(encoding.obs_dim(r.rules), dtype=np.float32)
+    m = np.zeros(r.spec.n_actions, dtype=np.int8)
+    game_of(r.rules).observation.encode_observation(r.state, r.to_move, r.rp, o)
     for_game(r.spec.kind).action_mask(r.state, r.rp, m)
     return {"observation": o, "action_mask": m}
 
@@ -463,53 +471,94 @@ def test_search_choices_do_not_depend_on_hidden_cards() -> None:
     assert checked >= 10
 
 
-def test_search_rollout_observations_are_the_seats_real_observations() -> None:
+@pytest.mark.parametrize("game", ["schieber", "schieber6"])
+def test_search_rollout_observations_are_the_seats_real_observations(game: str) -> None:
     """From trick 2 on (when the Weis are public), a world built from the true hidden hands, after
     the card actually played, must give the next player exactly the observation the real game
     gives it (Weis points, Stöck and the round score included, which the world state itself leaves
-    out)."""
+    out), with four players and with six."""
     from agents.bots.schieber import build_world_state, world_kernels
 
     with_weis = 0
     for seed in range(30):
-        r = Round("schieber", seed=seed)
-        bot = HeuristicAgent("schieber")
+        r = Round(game, seed=seed)
+        n = r.spec.players
+        bot = HeuristicAgent(game)
         while r.phase != "play" or r.trick_number < 1:  # past trick 1: the Weis are public
             r.step(bot.act(obs_for(r)))
-        for _ in range(seed % 8):
+        for _ in range(seed % (n + 4)):
             r.step(bot.act(obs_for(r)))
+        if r.phase != "play":
+            continue
         me = r.to_move
         o_me = obs_for(r)
-        v = decode(o_me)
+        v = decode(o_me, players=n)
         held = StateView(r.state, r.rp).hands
-        hands = np.array([held[(me + k) % 4] for k in range(4)], dtype=np.int64)
+        hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        hands[:n] = [held[(me + k) % n] for k in range(n)]
         world = np.zeros((1, state_size(r.spec)), dtype=np.int64)
         build_world_state(v, hands, r.rp, world[0])
         a = bot.act(o_me)
         stoeck_before = StateView(r.state, r.rp).stoeck_shown
         r.step(a)
-        if StateView(r.state, r.rp).stoeck_shown != stoeck_before:
-            continue                                     # Stöck shown by this very card
+        if StateView(r.state, r.rp).stoeck_shown != stoeck_before or r.phase != "play":
+            continue                                     # Stöck shown by this very card, or the end
         for_game(r.spec.kind).apply_action(world[0], a, r.rp)
-        obs = np.zeros((1, OBS_DIM), dtype=np.float32)
+        obs = np.zeros((1, encoding.obs_dim(r.rules)), dtype=np.float32)
         mask = np.zeros((1, 43), dtype=np.int8)
         world_kernels(r.spec.kind).encode_rows(world, r.rp, o_me["observation"], obs, mask)
         real = obs_for(r)
         np.testing.assert_allclose(obs[0], real["observation"], atol=1e-6, err_msg=f"seed {seed}")
         assert np.array_equal(mask[0], real["action_mask"])
-        with_weis += int(real["observation"][517:519].any())
+        with_weis += int(real["observation"][layout_slices(n, r.spec.tricks)["weis_points"]].any())
     assert with_weis >= 3
 
 
-def _bid_and_play(seed: int, cards: int) -> tuple[Round, list[tuple[int, dict[str, np.ndarray], int]]]:
-    """A Schieber round bid by the heuristic and played ``cards`` cards into card play, and its
-    contract decisions as (player, observation dict, action)."""
-    r = Round("schieber", seed=seed)
-    bot = HeuristicAgent("schieber")
+@pytest.mark.parametrize("game", ["schieber", "schieber6"])
+def test_search_contract_worlds_give_the_chooser_its_real_observation(game: str) -> None:
+    """A world at a contract choice (forehand's, or his partner's after a push) deals the cards I
+    do not hold, a full hand to every other seat, keeps mine, and puts me to move with exactly the
+    observation and legal actions the real round gives me."""
+    from agents.bots.schieber import world_kernels
+
+    seen = {0: 0, 1: 0}
+    for seed in range(24):
+        r = Round(game, seed=seed)
+        n, hand_size = r.spec.players, r.spec.tricks
+        if seed % 2 and r.legal_actions()[-1] == PUSH:
+            r.step(PUSH)                                     # the partner's choice after a push
+        o_me = obs_for(r)
+        v = decode(o_me, players=n)
+        worlds = np.zeros((5, state_size(r.spec)), dtype=np.int64)
+        world_kernels(r.spec.kind).contract_worlds(v, r.rp, np.array([seed + 1], dtype=np.int64), worlds)
+        obs = np.zeros((5, encoding.obs_dim(r.rules)), dtype=np.float32)
+        mask = np.zeros((5, 43), dtype=np.int8)
+        world_kernels(r.spec.kind).encode_rows(worlds, r.rp, o_me["observation"], obs, mask)
+        for w in range(5):
+            hands = StateView(worlds[w], r.rp).hands
+            assert hands[0] == v[V_HAND] and StateView(worlds[w], r.rp).to_move == 0
+            assert [bin(h).count("1") for h in hands] == [hand_size] * n
+            assert functools.reduce(operator.or_, hands) == (1 << 36) - 1
+            np.testing.assert_array_equal(obs[w], o_me["observation"], err_msg=f"seed {seed}")
+            np.testing.assert_array_equal(mask[w], o_me["action_mask"])
+        seen[int(v[V_PHASE])] += 1
+    assert min(seen.values()) >= 3
+
+
+def _bid_and_play(seed: int, cards: int, game: str = "schieber", push: bool = True
+                  ) -> tuple[Round, list[tuple[int, dict[str, np.ndarray], int]]]:
+    """A round of ``game`` bid by the heuristic and played ``cards`` cards into card play, and its
+    contract decisions as (player, observation dict, action); with ``push`` False forehand names
+    the heuristic's best contract where it would push."""
+    r = Round(game, seed=seed)
+    bot = HeuristicAgent(game)
     bids = []
     while r.phase != "play":
         o = obs_for(r)
         a = bot.act(o)
+        if a == PUSH and not push:
+            v = decode(o, players=r.spec.players)
+            a = int(choose_contract(int(v[V_HAND]), int(v[V_LEGAL]) & ~(1 << PUSH)))
         bids.append((r.to_move, o, a))
         r.step(a)
     for _ in range(cards):
@@ -517,7 +566,8 @@ def _bid_and_play(seed: int, cards: int) -> tuple[Round, list[tuple[int, dict[st
     return r, bids
 
 
-def test_search_bidding_rows_are_the_bidders_real_observations() -> None:
+@pytest.mark.parametrize("game", ["schieber", "schieber6"])
+def test_search_bidding_rows_are_the_bidders_real_observations(game: str) -> None:
     """Built from the true hidden hands, the contract decisions the search infers from are
     exactly the ones the other seats faced (same observation, same mask, the action they took);
     my own decisions are left out, and the choice after a push only exists after a push."""
@@ -525,16 +575,18 @@ def test_search_bidding_rows_are_the_bidders_real_observations() -> None:
 
     seen = {"push": 0, "no push": 0, "mine": 0}
     for seed in range(40):
-        r, bids = _bid_and_play(seed, seed % 7)
+        r, bids = _bid_and_play(seed, seed % 7, game, push=seed % 3 > 0)
+        n = r.spec.players
         me = r.to_move
         o_me = obs_for(r)
         held = StateView(r.state, r.rp).hands
-        hands = np.array([[held[(me + k) % 4] for k in range(4)] + [0, 0]], dtype=np.int64)
-        obs = np.zeros((2, OBS_DIM), dtype=np.float32)
+        hands = np.zeros((1, MAX_PLAYERS), dtype=np.int64)
+        hands[0, :n] = [held[(me + k) % n] for k in range(n)]
+        obs = np.zeros((2, encoding.obs_dim(r.rules)), dtype=np.float32)
         mask = np.zeros((2, 43), dtype=np.int8)
         taken = np.full(2, 7, dtype=np.int64)
-        world_kernels(r.spec.kind).encode_bidding_rows(decode(o_me), r.rp, state_size(r.spec), hands,
-                                                       o_me["observation"], obs, mask, taken)
+        world_kernels(r.spec.kind).encode_bidding_rows(decode(o_me, players=n), r.rp, state_size(r.spec),
+                                                       hands, o_me["observation"], obs, mask, taken)
         seen["push" if len(bids) == 2 else "no push"] += 1
         if len(bids) == 1:
             assert taken[1] == -1                              # no push: no second decision
@@ -654,14 +706,13 @@ def test_search_contract_and_single_cards_are_the_policys_choice() -> None:
 
 
 def test_search_spec_plays_where_the_game_builds_worlds_and_checks_its_budget() -> None:
-    """Schieber builds search worlds for four players, not for six; worlds are not weighted by the
+    """Schieber builds search worlds for four players and for six; worlds are not weighted by the
     bidding in a game without one."""
     from agents.registry import AgentSpecError, make_agent
 
     bot = make_agent("search:worlds=4,candidates=3,seed=2", "schieber")
     assert (bot.worlds, bot.candidates) == (4, 3)
-    with pytest.raises(AgentSpecError, match="'search' does not play schieber6"):
-        make_agent("search", "schieber6")
+    assert make_agent("search:worlds=2,oversample=2", "schieber6").model.players == 6
     with pytest.raises(AgentSpecError, match="oversample=1"):
         make_agent("search:oversample=4", "mittlere")
     with pytest.raises(AgentSpecError, match="worlds"):

@@ -1,6 +1,6 @@
-"""Bots in Schieber for six: the random bot, the Schieber heuristic and PIMC read the six-seat
-observation (team-mates two and four seats on, opponents one, three and five), play legally and
-are evaluated on duplicate deals with teams of three.
+"""Bots in Schieber for six: the random bot, the Schieber heuristic, PIMC and the policy-guided
+search read the six-seat observation (team-mates two and four seats on, opponents one, three and
+five), play legally and are evaluated on duplicate deals with teams of three.
 """
 
 from __future__ import annotations
@@ -33,10 +33,12 @@ def obs_for(r: Round) -> dict[str, np.ndarray]:
     return {"observation": o, "action_mask": m}
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic", "pimc:worlds=2", "pimc:worlds=2,rollout=random"])
+@pytest.mark.parametrize("spec", ["random", "heuristic", "pimc:worlds=2", "pimc:worlds=2,rollout=random",
+                                  "search:worlds=2,candidates=3",
+                                  "search:worlds=2,oversample=2,contract=search,rollout=random"])
 def test_every_bot_plays_legally(spec: str) -> None:
     bot = make_agent(spec, GAME, seed=1)
-    for seed in range(3 if spec.startswith("pimc") else 12):
+    for seed in range(3 if spec.startswith(("pimc", "search")) else 12):
         r = Round(GAME, seed=seed)
         while not r.is_over:
             obs = obs_for(r)

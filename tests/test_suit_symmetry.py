@@ -1,6 +1,6 @@
 """Suit symmetry (jass_env/games/schieber/suit_symmetry.py): renaming the suits of a Schieber deal
-and of every action gives the renamed round: the same scores, and every seat's observation and
-legal actions are the original's renamed by the tables."""
+(four players or six) and of every action gives the renamed round: the same scores, and every
+seat's observation and legal actions are the original's renamed by the tables."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from jass_env import Round, make_rules
 from jass_env.engine.cards import card_id
 from jass_env.engine.state import dealer, dealt_hand_of
-from jass_env.games.schieber.observation import OBS_DIM, encode_observation
+from jass_env.envs.encoding import obs_dim
+from jass_env.games.schieber.observation import encode_observation
 from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS
 from jass_env.games.schieber.suit_symmetry import (
     SymmetryError,
@@ -25,15 +26,16 @@ SCHIEBER = make_rules("schieber")
 
 
 def seen(r: Round, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    obs = np.zeros(OBS_DIM, dtype=np.float32)
+    obs = np.zeros(obs_dim(r.rules), dtype=np.float32)
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     encode_observation(r.state, seat, r.rp, obs)
     r.engine.action_mask(r.state, r.rp, mask)
     return obs, mask
 
 
-def test_schieber_allows_all_24_renamings_identity_first():
-    perms = suit_permutations(make_rules("schieber"))
+@pytest.mark.parametrize("game", ["schieber", "schieber6"])
+def test_schieber_allows_all_24_renamings_identity_first(game):
+    perms = suit_permutations(make_rules(game))
     assert len(perms) == 24 and len({tuple(p) for p in perms}) == 24
     assert list(perms[0]) == [0, 1, 2, 3]
 
@@ -49,7 +51,7 @@ def test_renaming_keeps_multipliers_and_vaud_weis_order():
     assert {tuple(p) for p in suit_permutations(only_red)} == {(0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 3, 2),
                                                                (1, 0, 3, 2)}
     assert [list(p) for p in suit_permutations(make_rules("seed_vaud"))] == [[0, 1, 2, 3]]
-    with pytest.raises(SymmetryError, match="schieber layout only"):
+    with pytest.raises(SymmetryError, match="schieber layouts only"):
         suit_permutations(make_rules("differenzler"))
 
 
@@ -70,19 +72,22 @@ def scoring_weis(r: Round, name: np.ndarray) -> list[tuple[int, int, list[int]]]
     return [(w["player"], w["points"], sorted(int(name[card_id(c)]) for c in w["cards"])) for w in r.weis()]
 
 
+@pytest.mark.parametrize("game", ["schieber", "schieber6"])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_renamed_deal_plays_as_the_renamed_round(seed):
+def test_the_renamed_deal_plays_as_the_renamed_round(game, seed):
+    rules = make_rules(game)
+    players = rules.spec.players
     rng = np.random.default_rng(seed)
-    perms = suit_permutations(make_rules("schieber"))
+    perms = suit_permutations(rules)
     i = int(rng.integers(1, len(perms)))
     cards = card_permutation(perms[i])
-    obs_index, act_index = observation_index(perms, SCHIEBER)[i], action_index(perms, SCHIEBER)[i]
-    original = Round("schieber", seed=seed)
+    obs_index, act_index = observation_index(perms, rules)[i], action_index(perms, rules)[i]
+    original = Round(game, seed=seed)
     hands = [[int(cards[c]) for c in range(36) if dealt_hand_of(original.state, p) >> c & 1]
-             for p in range(4)]
-    renamed = Round("schieber", hands=hands, dealer=dealer(original.state))
+             for p in range(players)]
+    renamed = Round(game, hands=hands, dealer=dealer(original.state))
     while not original.is_over:
-        for seat in range(4):
+        for seat in range(players):
             obs, mask = seen(original, seat)
             obs2, mask2 = seen(renamed, seat)
             np.testing.assert_array_equal(obs2, obs[obs_index])

@@ -717,10 +717,10 @@ def test_a_bad_opponent_agent_is_named(tmp_path, capsys):
         load_config(SMOKE, ["opponent_agent=wizard:level=9"])
     assert "'opponent_agent'" in str(e.value) and "agent spec" in str(e.value)
     # a spec of another game is refused before the run starts, with the registry's reason
-    assert run_train("--config", SMOKE, f"run_dir={tmp_path / 'run'}", "rules=schieber6",
-                       "opponents={self: 0.5, agent: 0.5}", "opponent_agent=search:worlds=2") == 2
+    assert run_train("--config", SMOKE, f"run_dir={tmp_path / 'run'}", "rules=mittlere",
+                       "opponents={self: 0.5, agent: 0.5}", "opponent_agent=search:rollout=heuristic") == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: config key 'opponent_agent'") and "does not play schieber6" in err
+    assert err.startswith("error: config key 'opponent_agent'") and "no heuristic play-out" in err
     assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 

@@ -108,17 +108,10 @@ from jass_env.engine.transitions import apply_action, legal_set, start_round, wr
 from jass_env.games import make_rules
 from jass_env.games.schieber import SPECS
 from jass_env.games.schieber.observation import (
-    O_CONTRACT,
-    O_MATCH,
-    O_POINTS,
-    O_SCORE,
-    O_STOECK,
-    O_WEIS_POINTS,
-    OBS_DIM,
     encode_observation,
     layout_offsets,
 )
-from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS, PUSH
+from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS, PUSH, PUSH_TO
 
 from ..base import Agent, checked_action
 from ..search.pimc import check_search_params, decision_generator, search_worlds
@@ -898,8 +891,14 @@ class PIMCAgent(Agent):
 # the policy-guided search's worlds
 #: resolution of the random offset of systematic resampling
 RESAMPLE_GRID = 1 << 30
-#: the seats Schieber's search plays (the bidding inference and the contract worlds are those of 4)
-SEARCH_PLAYERS = 4
+
+@njit(cache=True, inline="always")
+def world_offsets(rp: np.ndarray) -> tuple:
+    """The starts of the slices a world's rows take from the real observation, for the game's seats
+    and tricks (:func:`jass_env.games.schieber.observation.layout_offsets`): (contract,
+    card_points, weis_points, stoeck, round_score, match)."""
+    o = layout_offsets(rp[RP_PLAYERS], rp[RP_TRICKS])
+    return o[5], o[12], o[13], o[14], o[15], o[16]
 
 
 @njit(cache=True)
@@ -922,16 +921,17 @@ def build_world_states(v: np.ndarray, rp: np.ndarray, hands: np.ndarray, states:
 @njit(cache=True)
 def encode_world_seat(game: int, st: np.ndarray, p: int, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
                       mask: np.ndarray) -> None:
-    """Observation (float32[OBS_DIM]) and action mask (int8[43]) of player ``p`` in the world
-    state ``st``, with the match totals (which a world leaves out) from my real observation
-    ``root``, turned to ``p``'s team."""
+    """Observation (float32[obs_dim], the game's layout) and action mask (int8[43]) of player
+    ``p`` in the world state ``st``, with the match totals (which a world leaves out) from my real
+    observation ``root``, turned to ``p``'s team."""
     encode_observation(st, p, rp, obs)
     bits, block = legal_set(game, st, rp)
     write_legal_mask(bits, block, mask)
+    o_match = world_offsets(rp)[5]
     own = p % 2
     for k in range(2):
-        obs[O_MATCH + k] = root[O_MATCH + (own + k) % 2]
-    obs[O_MATCH + 2] = root[O_MATCH + 2]
+        obs[o_match + k] = root[o_match + (own + k) % 2]
+    obs[o_match + 2] = root[o_match + 2]
 
 
 @njit(cache=True)
@@ -941,20 +941,21 @@ def encode_bidding_rows(game: int, v: np.ndarray, rp: np.ndarray, size: int, han
     weighting the worlds by how likely they make the bidding that happened (card play only).
 
     A world's hands at the deal are its hands now plus the cards each seat has played; its state
-    has ``size`` entries. Row ``2w`` of ``obs`` (float32[2 n, OBS_DIM]) and ``mask`` (int8[2 n,
+    has ``size`` entries. Row ``2w`` of ``obs`` (float32[2 n, obs_dim]) and ``mask`` (int8[2 n,
     43]) is forehand's first decision, row ``2w + 1`` the choice after a push; ``taken[row]`` is
     the action that was played there, or -1 where the decision was mine (the same in every world)
     or never came (no push). The match totals come from my real observation ``root``, turned to
     the acting seat."""
+    players = rp[RP_PLAYERS]
     start = np.zeros(size, dtype=np.int64)
-    dealt = np.zeros(4, dtype=np.int64)
+    dealt = np.zeros(players, dtype=np.int64)
     forehand = v[V_FOREHAND]
     chosen = CONTRACT_OFFSET + v[V_CONTRACT]
     for w in range(hands.shape[0]):
-        for p in range(4):
+        for p in range(players):
             dealt[p] = hands[w, p] | v[V_PLAYED + p]
         start[:] = 0
-        start_round(game, start, dealt, (forehand + 3) % 4, rp)
+        start_round(game, start, dealt, (forehand + players - 1) % players, rp)
         for j in range(2):
             i = 2 * w + j
             taken[i] = -1
@@ -972,26 +973,30 @@ def encode_bidding_rows(game: int, v: np.ndarray, rp: np.ndarray, size: int, han
 @njit(cache=True)
 def contract_worlds(game: int, v: np.ndarray, rp: np.ndarray, rng: np.ndarray, states: np.ndarray) -> None:
     """Fill ``states`` (int64[n_worlds, state size]) with worlds at the contract choice of the
-    seat view ``v``: deals of the 27 cards I do not hold (9 to each other seat, uniformly), each
-    started with :func:`jass_env.engine.transitions.start_round` (so its Weis and Stöck are the
-    world's own) and, when ``v`` is the choice after a push, forehand's push applied."""
-    hands = np.zeros(4, dtype=np.int64)
-    unseen = np.empty(27, dtype=np.int64)
+    seat view ``v``: deals of the cards I do not hold (a hand to each other seat, uniformly: 27
+    cards in 9s with four players, 30 in 6s with six), each started with
+    :func:`jass_env.engine.transitions.start_round` (so its Weis and Stöck are the world's own)
+    and, when ``v`` is the choice after a push, forehand's push applied."""
+    players = rp[RP_PLAYERS]
+    hand_size = rp[RP_HAND_SIZE]
+    hands = np.zeros(players, dtype=np.int64)
+    unseen = np.empty(36, dtype=np.int64)
     k = 0
     for c in range(36):
         if not (v[V_HAND] >> c) & 1:
             unseen[k] = c
             k += 1
     after_push = v[V_PHASE] == 1
-    dealer = 1 if after_push else 3                  # forehand: my partner (2) or me (0)
+    # forehand is me, or after a push the seat PUSH_TO before me; the dealer sits before forehand
+    dealer = (players - 1 - (PUSH_TO if after_push else 0)) % players
     for w in range(states.shape[0]):
-        for i in range(26, 0, -1):
+        for i in range(k - 1, 0, -1):
             j = next_rand(rng, i + 1)
             unseen[i], unseen[j] = unseen[j], unseen[i]
         hands[0] = v[V_HAND]
-        for r in range(1, 4):
+        for r in range(1, players):
             hands[r] = 0
-            for i in range(9 * (r - 1), 9 * r):
+            for i in range(hand_size * (r - 1), hand_size * r):
                 hands[r] |= np.int64(1) << unseen[i]
         world = states[w]
         world[:] = 0
@@ -1003,16 +1008,18 @@ def contract_worlds(game: int, v: np.ndarray, rp: np.ndarray, rng: np.ndarray, s
 @njit(cache=True)
 def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray, obs: np.ndarray,
                 mask: np.ndarray) -> None:
-    """Observation (float32[B, OBS_DIM]) and action mask (int8[B, 43]) of the player to move in
+    """Observation (float32[B, obs_dim]) and action mask (int8[B, 43]) of the player to move in
     each world state of ``states`` (int64[B, state size]); a finished row gets an all-zero mask.
 
     The searcher is player 0 and ``root`` its real observation. The match totals come from
     ``root``; in card play (a world built by :func:`build_world_state`, which leaves Weis and
     Stöck out) so do the Weis points, the shown Stöck and their part of the round score, turned
     to the acting seat's view."""
+    players = rp[RP_PLAYERS]
+    o_contract, o_points, o_weis_points, o_stoeck, o_score, _ = world_offsets(rp)
     root_contract = -1
     for c in range(6):
-        if root[O_CONTRACT + c] > 0.5:
+        if root[o_contract + c] > 0.5:
             root_contract = c
     card_play_world = root_contract >= 0
     # the round score the real observation has beyond card points x multiplier, per world team
@@ -1020,7 +1027,7 @@ def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray,
     if card_play_world:
         mult = rp[RP_MULT + root_contract] / ROUND_POINTS
         for t in range(2):
-            extra[t] = root[O_SCORE + t] - root[O_POINTS + t] * ROUND_POINTS * mult
+            extra[t] = root[o_score + t] - root[o_points + t] * ROUND_POINTS * mult
     for i in range(states.shape[0]):
         st = states[i]
         if state.phase(st) == state.PHASE_OVER:
@@ -1034,11 +1041,11 @@ def encode_rows(game: int, states: np.ndarray, rp: np.ndarray, root: np.ndarray,
             continue
         for k in range(2):
             t = (own + k) % 2
-            o[O_WEIS_POINTS + k] = root[O_WEIS_POINTS + t]
-            o[O_SCORE + k] += extra[t]
-        for r in range(4):
-            if root[O_STOECK + r] > 0.5:
-                o[O_STOECK + (r - p) % 4] = 1.0
+            o[o_weis_points + k] = root[o_weis_points + t]
+            o[o_score + k] += extra[t]
+        for r in range(players):
+            if root[o_stoeck + r] > 0.5:
+                o[o_stoeck + (r - p) % players] = 1.0
 
 
 class WorldKernels(NamedTuple):
@@ -1071,7 +1078,8 @@ def world_kernels(game: int) -> WorldKernels:
 
 
 class SchieberWorlds(WorldModel):
-    """Schieber's worlds for the policy-guided search (:mod:`agents.search.world_model`), 4 players.
+    """Schieber's worlds for the policy-guided search (:mod:`agents.search.world_model`), for four
+    players and for six.
 
     * **Card play**: deals of the unseen cards consistent with what the seat knows, sampled
       exactly as the PIMC bot samples them (:func:`sample_world`: hand sizes, shown voids, public
@@ -1094,14 +1102,13 @@ class SchieberWorlds(WorldModel):
 
     def __init__(self, rules: Rules, likelihood=None, oversample: int = 1) -> None:  # noqa: ANN001
         super().__init__(rules, likelihood, oversample)
-        if rules.spec.players != SEARCH_PLAYERS:
-            raise ValueError(f"Schieber's search worlds are for {SEARCH_PLAYERS} players, not "
-                             f"{rules.spec.players} ({rules.game})")
+        self.players = rules.spec.players
+        self.obs_dim = layout_offsets(self.players, rules.spec.tricks)[-1]
         self._kernels = world_kernels(self.game.kind)
 
     def worlds(self, obs: Mapping[str, np.ndarray], n_worlds: int,
                rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        v = decode(obs)
+        v = decode(obs, players=self.players)
         if v[V_PHASE] == 2 and v[V_CONTRACT] >= 0:
             root = np.asarray(obs["observation"], dtype=np.float32)
             hands, counts = self._world_hands(v, root, n_worlds, rng)
@@ -1123,7 +1130,7 @@ class SchieberWorlds(WorldModel):
         sample_worlds(v, self.rp, rng, hands)
         if self.oversample == 1 or self.likelihood is None:
             return hands, np.ones(m, dtype=np.int64)
-        obs = np.zeros((2 * m, OBS_DIM), dtype=np.float32)
+        obs = np.zeros((2 * m, self.obs_dim), dtype=np.float32)
         mask = np.zeros((2 * m, N_ACTIONS), dtype=np.int8)
         taken = np.full(2 * m, -1, dtype=np.int64)
         self._kernels.encode_bidding_rows(v, self.rp, self.size, hands, root, obs, mask, taken)

@@ -55,7 +55,7 @@ REWARD_SCALE = 157.0
 ENV_IDS = {"schieber": ("jass_v0", "jass_env/Jass-v0"),
            "schieber6": ("schieber6_v0", "jass_env/Schieber6-v0")}
 BOTS = {"heuristic": "agents.bots.schieber:HeuristicAgent", "pimc": "agents.bots.schieber:PIMCAgent",
-        "worlds": ("agents.bots.schieber:SchieberWorlds", ("schieber",))}
+        "worlds": "agents.bots.schieber:SchieberWorlds"}
 CHECKPOINTS = {"schieber": "default.pt", "schieber6": "schieber6.pt"}
 SCORE_RANGE = rules.score_range
 SCORE_SUM = rules.score_sum

@@ -15,10 +15,11 @@ position exists and does not enter a round's play.)
 
 For a learner this is free data: a labelled decision is also a labelled decision of each renamed
 position (``agents.search.distill``'s ``augment``). The tables here rename an observation of
-:mod:`jass_env.games.schieber.observation` (Schieber's layout, 529 features) and the 43 actions:
+:mod:`jass_env.games.schieber.observation` (Schieber's layout, 529 features, or Schieber for
+six's, 758) and the 43 actions:
 
 * :func:`suit_permutations` (m, 4): the permutations the rules allow, the identity first;
-* :func:`observation_index` (m, OBS_DIM): ``renamed_obs = obs[index[i]]`` under permutation i;
+* :func:`observation_index` (m, obs_dim): ``renamed_obs = obs[index[i]]`` under permutation i;
 * :func:`action_index` (m, N_ACTIONS): ``renamed_action = index[i][action]``, and its inverse
   :func:`action_source` for renaming a mask or logits: ``renamed_mask = mask[source[i]]``.
 """
@@ -34,10 +35,10 @@ from jass_env.engine.switches import Rules
 
 from .. import _suit_renaming as renaming
 from .._suit_renaming import SymmetryError, card_permutation
-from .observation import OBS_DIM, SLICES
+from .observation import layout_slices, obs_dim
 from .rules import CONTRACT_OFFSET, N_ACTIONS
 
-#: the game whose observation layout the tables rename
+#: the game whose observation layouts the tables rename
 GAME = "schieber"
 #: observation slices indexed by card id (36 per seat, or 36 for my hand)
 CARD_SLICES = ("hand", "played", "trick", "weis_public")
@@ -48,14 +49,15 @@ CONTRACT_SLICES = {"contract": len(CONTRACTS)}
 
 
 def _check(rules: Rules) -> None:
-    if rules.game != GAME:
-        raise SymmetryError(f"Schieber's suit symmetry is defined for the {GAME} layout only, not "
-                            f"{rules.game!r}")
+    if rules.spec.game != GAME:
+        raise SymmetryError(f"Schieber's suit symmetry is defined for the {GAME} layouts only "
+                            f"(schieber, schieber6), not {rules.game!r}")
 
 
 def suit_permutations(rules: Rules) -> np.ndarray:
     """The suit renamings under which ``rules`` play the same (int64[m, 4]: row i maps suit s to
-    ``row[s]``), the identity first; every one of the 24 for the ``schieber`` preset."""
+    ``row[s]``), the identity first; every one of the 24 for the ``schieber`` and ``schieber6``
+    presets."""
     _check(rules)
     weis_ranks_suits = rules.weis and rules.weis_comparison == "vaud"
     allowed = [CONTRACTS[s] in rules.contracts for s in range(N_SUITS)]
@@ -80,10 +82,12 @@ def action_source(perms: np.ndarray, rules: Rules) -> np.ndarray:
 
 
 def observation_index(perms: np.ndarray, rules: Rules) -> np.ndarray:
-    """Gather index (int64[m, OBS_DIM]) of the renamed observation: feature j of the position
+    """Gather index (int64[m, obs_dim]) of the renamed observation: feature j of the position
     renamed by ``perms[i]`` is feature ``index[i, j]`` of the original."""
     _check(rules)
-    return renaming.observation_index(perms, OBS_DIM, SLICES, CARD_SLICES, SUIT_SLICES, CONTRACT_SLICES)
+    spec = rules.spec
+    return renaming.observation_index(perms, obs_dim(spec), layout_slices(spec.players, spec.tricks),
+                                      CARD_SLICES, SUIT_SLICES, CONTRACT_SLICES)
 
 
 __all__ = ["suit_permutations", "card_permutation", "action_index", "action_source", "observation_index",
