@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -115,8 +116,17 @@ def yaml_value(value: Any) -> str:
 
 
 def quoted(word: str) -> str:
-    """A shell word: quoted when it holds a space or a brace, as the docs write overrides."""
-    return f"'{word}'" if any(c in word for c in " {}[]") else word
+    """A shell word that a POSIX shell reads back as ``word``: as it is when it holds nothing the
+    shell reads; else in single quotes (as the docs write overrides such as ``'hidden=[64, 64]'``),
+    or in double quotes when it holds a single quote (a quoted YAML string) and nothing that is
+    special between double quotes."""
+    if not any(c in word for c in " {}[]'\"$`\\!*?;&|<>()#~"):
+        return word
+    if "'" not in word:
+        return f"'{word}'"
+    if not any(c in word for c in '"$`\\!'):
+        return f'"{word}"'
+    return shlex.quote(word)
 
 
 def number(x: float) -> str:

@@ -134,3 +134,31 @@ def test_recording_replaces_an_opponents_entry_and_starts_over_for_other_weights
     record(checkpoint, entry)
     assert [e["opponent"] for e in json.loads(report_path(checkpoint).read_text())["evaluations"]] == [
         entry["opponent"]]
+
+
+@pytest.mark.parametrize("checkpoint", CHECKPOINTS, ids=lambda p: p.stem)
+def test_the_training_command_read_by_a_shell_gives_the_stored_config(checkpoint):
+    """The card's command, split into words as a POSIX shell splits it, builds from its config file
+    and its key=value words every stored key of the checkpoint's config (a YAML list of quoted
+    strings included)."""
+    import importlib
+    import shlex
+
+    import torch
+
+    from agents.model_card import training_command, training_of
+    from agents.training.yaml_config import build_config, read_config_values
+
+    training = training_of(torch.load(checkpoint, map_location="cpu", weights_only=False))
+    if training is None:
+        pytest.skip(f"{checkpoint.name} stores no training config")
+    method, stored = training
+    command = training_command(method, stored)
+    if command is None:
+        pytest.skip(f"{checkpoint.name}'s config file is gone")
+    words = shlex.split(command)
+    path = words[words.index("--config") + 1]
+    module, cls = method.config_class.split(":")
+    built = vars(build_config(getattr(importlib.import_module(module), cls),
+                              read_config_values(ROOT / path, words[words.index("--config") + 2:])))
+    assert {k: built[k] for k in stored if k in built} == {k: v for k, v in stored.items() if k in built}
