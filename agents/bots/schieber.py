@@ -107,10 +107,7 @@ from jass_env.engine.switches import RP_HAND_SIZE, RP_MULT, RP_PLAYERS, RP_TRICK
 from jass_env.engine.transitions import apply_action, legal_set, start_round, write_legal_mask
 from jass_env.games import make_rules
 from jass_env.games.schieber import SPECS
-from jass_env.games.schieber.observation import (
-    encode_observation,
-    layout_offsets,
-)
+from jass_env.games.schieber.observation import OBS_SLICES, encode_observation, layout_offsets
 from jass_env.games.schieber.rules import CONTRACT_OFFSET, N_ACTIONS, PUSH, PUSH_TO
 
 from ..base import Agent, checked_action
@@ -891,6 +888,12 @@ class PIMCAgent(Agent):
 # the policy-guided search's worlds
 #: resolution of the random offset of systematic resampling
 RESAMPLE_GRID = 1 << 30
+#: the slices a world's rows take from the real observation, by their index in
+#: :data:`jass_env.games.schieber.observation.OBS_SLICES` (and so in :func:`layout_offsets`)
+I_CONTRACT, I_POINTS, I_WEIS_POINTS, I_STOECK, I_SCORE, I_MATCH = (
+    [row[0] for row in OBS_SLICES].index(name)
+    for name in ("contract", "card_points", "weis_points", "stoeck", "round_score", "match"))
+
 
 @njit(cache=True, inline="always")
 def world_offsets(rp: np.ndarray) -> tuple:
@@ -898,7 +901,7 @@ def world_offsets(rp: np.ndarray) -> tuple:
     and tricks (:func:`jass_env.games.schieber.observation.layout_offsets`): (contract,
     card_points, weis_points, stoeck, round_score, match)."""
     o = layout_offsets(rp[RP_PLAYERS], rp[RP_TRICKS])
-    return o[5], o[12], o[13], o[14], o[15], o[16]
+    return o[I_CONTRACT], o[I_POINTS], o[I_WEIS_POINTS], o[I_STOECK], o[I_SCORE], o[I_MATCH]
 
 
 @njit(cache=True)
