@@ -21,7 +21,8 @@ policy     checkpoint (default: the game's shipped policy,   agents.policy.Polic
 onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy.OnnxPolicyAgent
 search     checkpoint, worlds=30, candidates, contract,      agents.search.search.SearchAgent, where
            time_limit, plays, margin, oversample,            the game builds search worlds (the
-           rollout=policy|random|heuristic, seed             "worlds" key of its BOTS fact)
+           rollout=policy|random|heuristic,                  "worlds" key of its BOTS fact)
+           contract_worlds, seed
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
@@ -157,7 +158,7 @@ AGENTS: dict[str, AgentType] = {
     "search": AgentType({"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
-                         "rollout": str, "seed": _seed},
+                         "rollout": str, "contract_worlds": _pos_int, "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game builds "
                         "search worlds)", "agents.search.search", "SearchAgent", needs=WORLDS_KEY),
     "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,

@@ -750,6 +750,25 @@ def test_search_contract_choice_depends_only_on_the_own_hand() -> None:
         _search(contract="graf")
 
 
+def test_contract_worlds_size_the_contract_search_and_leave_the_cards_alone() -> None:
+    """contract_worlds=W: a trump decision is searched in exactly W worlds, however few ``plays``
+    allow; a card decision keeps ``worlds`` cut by ``plays``; without contract=search it is refused."""
+    from agents.registry import AgentSpecError, make_agent
+
+    trump = obs_for(Round("schieber", seed=3))
+    bot = _search(worlds=4, plays=1, contract="search", contract_worlds=9, seed=5)
+    bot.act(trump)
+    assert bot.last_worlds == 9
+    card = obs_for(_first_search_position(4))
+    bot.act(card)
+    assert bot.last_worlds == 1                                   # plays=1 leaves one world
+    assert make_agent("search:contract=search,contract_worlds=300", "schieber").name == "search30-contract300"
+    with pytest.raises(AgentSpecError, match="contract=search"):
+        make_agent("search:contract_worlds=300", "schieber")
+    with pytest.raises(AgentSpecError, match="contract_worlds"):
+        make_agent("search:contract=search,contract_worlds=0", "schieber")
+
+
 SEATS = ("player_0", "player_1", "player_2", "player_3")
 
 

@@ -38,12 +38,15 @@ A decision whose worlds the model does not build is the policy's.
 
 Budget: ``worlds`` worlds per decision, cut with ``plays=P`` so that worlds x options x cards
 still to play stays within P card plays (a deterministic bound on the slowest decisions, the first
-tricks'). With ``time_limit`` (seconds per decision) a first batch of :data:`TIMED_BATCH` worlds
-is timed, each next batch is sized to fill the time left at the measured time per world, and no
-new batch starts once the limit is passed (at least one batch always runs; ``last_worlds`` says
-how many were searched). Without a time limit the bot is deterministic for a seed: each decision
-draws one 32-bit seed from ``self.rng`` for the compiled world sampler, and the rollouts are
-greedy.
+tricks'). With ``contract_worlds=W`` (and ``contract="search"``) each searched decision that is not
+a card gets W worlds instead, not cut by ``plays``: those decisions are few (in Schieber a seat
+chooses trump or pushes in about one hand of four) and decide the most, so a search can spend on
+them what a card decision would not get. With ``time_limit`` (seconds per decision) a first batch
+of :data:`TIMED_BATCH` worlds is timed, each next batch is sized to fill the time left at the
+measured time per world, and no new batch starts once the limit is passed (at least one batch
+always runs; ``last_worlds`` says how many were searched). Without a time limit the bot is
+deterministic for a seed: each decision draws one 32-bit seed from ``self.rng`` for the compiled
+world sampler, and the rollouts are greedy.
 
 The compiled functions that change a world take the game's number first (a compile-time constant:
 :mod:`jass_env.engine.hooks`); :func:`kernels` makes them for one game for Python. Leaf values come
@@ -181,6 +184,8 @@ class SearchAgent(Agent):
             slowest decisions are bounded, deterministically.
         contract: "policy" (the policy's greedy choice of every decision that is not a card) or
             "search" (those searched too, where the game's world model builds worlds for them).
+        contract_worlds: worlds for each searched decision that is not a card (None = as a card:
+            ``worlds`` cut by ``plays``); needs ``contract="search"``.
         oversample: worlds sampled per world searched, weighted by the policy's probability of the
             other seats' decisions, where the game's world model weights its worlds (1 = none).
         margin: how much (in the game's score units) another option's mean must beat the policy's
@@ -196,7 +201,8 @@ class SearchAgent(Agent):
                  worlds: int = DEFAULT_WORLDS, candidates: int | None = None,
                  time_limit: float | None = None, contract: str = "policy",
                  plays: int | None = None, margin: float = 0.0, oversample: int = 1,
-                 rollout: str = "policy", seed: int | None = None) -> None:
+                 rollout: str = "policy", contract_worlds: int | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(seed)
         if contract not in CONTRACT_MODES:
             raise ValueError(f"contract must be one of {', '.join(CONTRACT_MODES)}, got {contract!r}")
@@ -212,6 +218,11 @@ class SearchAgent(Agent):
         self.worlds = _budget_int("worlds", worlds)
         self.candidates = None if candidates is None else _budget_int("candidates", candidates)
         self.plays = None if plays is None else _budget_int("plays", plays)
+        self.contract_worlds = (None if contract_worlds is None
+                                else _budget_int("contract_worlds", contract_worlds))
+        if self.contract_worlds is not None and contract != "search":
+            raise ValueError(f"contract_worlds sizes the search of the decisions that are not cards, which "
+                             f"contract={contract!r} leaves to the policy; allowed with contract=search")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
         self.time_limit = time_limit
@@ -235,6 +246,7 @@ class SearchAgent(Agent):
         self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
                      + (f"-plays{self.plays}" if self.plays else "")
                      + ("-contract" if contract == "search" else "")
+                     + (f"{self.contract_worlds}" if self.contract_worlds else "")
                      + (f"-margin{margin:g}" if margin else "")
                      + (f"-infer{self.oversample}" if self.oversample > 1 else "")
                      + ("" if rollout == "policy" else f"-{rollout}"))
@@ -284,11 +296,16 @@ class SearchAgent(Agent):
         results = self.model.results(states)
         return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0)
 
-    def _world_budget(self, obs: Mapping[str, np.ndarray], n_options: int, rng: np.ndarray) -> int | None:
-        """Worlds to search for a decision among ``n_options``: ``worlds``, cut (to at least 1)
-        so that worlds x options x cards still to play stays within ``plays``; None where the
-        game's model builds no worlds at this decision. With ``plays`` a world drawn from a copy of
-        ``rng`` (the worlds searched are not moved) tells the cards still to play."""
+    def _world_budget(self, obs: Mapping[str, np.ndarray], n_options: int, cards: bool,
+                      rng: np.ndarray) -> int | None:
+        """Worlds to search for a decision among ``n_options`` (``cards``: a card decision):
+        ``contract_worlds`` for a decision that is not a card where it is set, else ``worlds``, cut
+        (to at least 1) so that worlds x options x cards still to play stays within ``plays``; None
+        where the probe finds that the game's model builds no worlds at this decision. With
+        ``plays`` a world drawn from a copy of ``rng`` (the worlds searched are not moved) tells the
+        cards still to play."""
+        if not cards and self.contract_worlds is not None:
+            return self.contract_worlds
         if self.plays is None:
             return self.worlds
         probe = self.model.worlds(obs, 1, rng.copy())
@@ -312,7 +329,7 @@ class SearchAgent(Agent):
         rng = decision_generator(self.rng)
         options = self._options(obs, legal)
         root = np.asarray(obs["observation"], dtype=np.float32)
-        budget = self._world_budget(obs, len(options), rng)
+        budget = self._world_budget(obs, len(options), cards, rng)
         if budget is None:
             return None
         if self.time_limit is None:
