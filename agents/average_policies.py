@@ -50,9 +50,9 @@ def average_policies(paths: list[str | os.PathLike[str]], out: str | os.PathLike
         theirs, ours = stored_trained_for(ckpt), stored_trained_for(first)
         if theirs != ours:
             raise CheckpointError(f"{str(path)!r} was trained for {theirs.get('game')!r} under rules "
-                                  f"{theirs.get('rules')!r}, {str(paths[0])!r} for {ours.get('game')!r} under "
-                                  f"{ours.get('rules')!r}; only policies trained for the same rules can be "
-                                  f"averaged")
+                                  f"{theirs.get('rules')!r}, {str(paths[0])!r} for {ours.get('game')!r} "
+                                  f"under {ours.get('rules')!r}; only policies trained for the same rules "
+                                  f"can be averaged")
     states = [net.state_dict() for net, _ in loaded]
     mean = {k: (torch.stack([s[k] for s in states]).mean(0) if v.is_floating_point() else v)
             for k, v in states[0].items()}
@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     except CheckpointError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"error: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 1
     print(f"wrote {path}: the weight average of {len(args.policies)} policies")
     return 0
 

@@ -43,5 +43,9 @@ def test_the_command_reports_a_missing_file_without_a_traceback(tmp_path, capsys
     a = _policy(tmp_path, "a.pt", 1)
     assert main([str(a), str(tmp_path / "missing.pt"), "--out", str(tmp_path / "x.pt")]) == 2
     assert "does not exist" in capsys.readouterr().err
-    assert main([str(a), str(_policy(tmp_path, "b.pt", 2)), "--out", str(tmp_path / "avg.pt")]) == 0
+    b = _policy(tmp_path, "b.pt", 2)
+    (tmp_path / "taken").write_text("a file, not a folder")
+    assert main([str(a), str(b), "--out", str(tmp_path / "taken" / "avg.pt")]) == 1
+    assert "cannot write" in capsys.readouterr().err
+    assert main([str(a), str(b), "--out", str(tmp_path / "avg.pt")]) == 0
     assert "weight average of 2 policies" in capsys.readouterr().out
