@@ -18,8 +18,8 @@ printed).
 Also printed: each setting's mean ``act`` time (one core, torch one thread), measured at the same
 positions; the evaluation of settings in play is ``python -m agents.evaluate``.
 
-The last line is a JSON object: per setting, ``loss_cards``, ``loss_other``, ``ms_cards``,
-``ms_other`` and the number of positions of each kind.
+The last line is a JSON object: ``decisions`` (the kind measured) and, per setting, its mean
+``loss``, its mean ``ms`` per choice and the number of ``positions`` scored.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from agents.table import observation  # noqa: E402
 from jass_env import PRESETS, Round  # noqa: E402
 from jass_env.engine.cards import N_CARDS  # noqa: E402
 
-#: the decisions with a choice a position is drawn among, from a round's first
+#: a card position is drawn among a round's first this many card decisions with a choice
 FIRST_DECISIONS = 20
 DEFAULT_SPECS = ("worlds=150,candidates=5,plays=14000,contract=search,margin=2",)
 
@@ -73,6 +73,11 @@ def position(rules: str, policy: PolicyAgent, deal_seed: int, cards: bool,
             r, stop, seen = Round(rules, seed=deal_seed), stop // 2, 0
 
 
+def half_width(x: np.ndarray) -> float:
+    """The half width of the normal 95 % interval of the mean of ``x`` (at least 2 values)."""
+    return float(1.96 * x.std(ddof=1) / np.sqrt(len(x)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="schieber", choices=PRESETS)
@@ -91,8 +96,10 @@ def main() -> None:
         ap.error(str(exc))
     policy = PolicyAgent(rules=args.rules, greedy=True, threads=1)
     rng = np.random.default_rng(args.seed)
-    loss = {spec: {"cards": [], "other": []} for spec in bots}
-    ms = {spec: {"cards": [], "other": []} for spec in bots}
+    # per setting, per position: the loss (NaN where the reference did not search the position or
+    # the choice is outside its candidates) and the milliseconds of the choice
+    loss = {spec: np.full(args.positions, np.nan) for spec in bots}
+    ms = {spec: np.full(args.positions, np.nan) for spec in bots}
     for i in range(args.positions):
         obs = position(args.rules, policy, args.seed * 1_000_003 + i, args.decisions == "cards", rng)
         reference.reset(i)
@@ -100,31 +107,30 @@ def main() -> None:
         if searched is None:                          # a decision the game's search leaves to the policy
             continue
         options, means = searched
-        kind = "cards" if options[-1] < N_CARDS else "other"
         for spec, bot in bots.items():
             bot.reset(10_000 + i)
             t = time.perf_counter()
             choice = bot.act(obs)
-            ms[spec][kind].append(1000 * (time.perf_counter() - t))
-            if choice in options:                     # else: outside the reference's candidates
-                loss[spec][kind].append(means.max() - means[options == choice][0])
-    figures = {}
+            ms[spec][i] = 1000 * (time.perf_counter() - t)
+            if choice in options:
+                loss[spec][i] = means.max() - means[options == choice][0]
+    figures = {"decisions": args.decisions}
     first = args.specs[0]
     for spec in args.specs:
-        for kind in ("cards", "other"):
-            l, t = np.array(loss[spec][kind]), np.array(ms[spec][kind])
-            if len(l) < 2:
-                continue
-            half = 1.96 * l.std(ddof=1) / np.sqrt(len(l))
-            line = f"{spec} [{kind}, {len(l)} positions]: loss {l.mean():.3f} ± {half:.3f}, {t.mean():.1f} ms"
-            if spec != first and len(loss[first][kind]) == len(l):
-                d = l - np.array(loss[first][kind])
-                half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
-                line += f"; minus the first setting {d.mean():+.3f} ± {half:.3f}"
-            print(line)
-            figures[f"{spec}|loss_{kind}"] = round(float(l.mean()), 4)
-            figures[f"{spec}|ms_{kind}"] = round(float(t.mean()), 2)
-            figures[f"{spec}|positions_{kind}"] = len(l)
+        seen = ~np.isnan(loss[spec])
+        if seen.sum() < 2:
+            print(f"{spec}: fewer than 2 positions scored")
+            continue
+        l = loss[spec][seen]
+        line = (f"{spec} [{args.decisions}, {seen.sum()} positions]: loss {l.mean():.3f} ± "
+                f"{half_width(l):.3f}, {np.nanmean(ms[spec]):.1f} ms")
+        both = seen & ~np.isnan(loss[first])
+        if spec != first and both.sum() >= 2:
+            d = loss[spec][both] - loss[first][both]
+            line += f"; minus the first setting {d.mean():+.3f} ± {half_width(d):.3f}"
+        print(line)
+        figures[spec] = {"loss": round(float(l.mean()), 4), "ms": round(float(np.nanmean(ms[spec])), 2),
+                         "positions": int(seen.sum())}
     print(json.dumps(figures))
 
 
