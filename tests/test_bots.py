@@ -786,6 +786,50 @@ def test_the_random_team_of_a_training_round_is_one_whole_team_in_a_share_of_the
             check_random_opponents(bad)
 
 
+@pytest.mark.parametrize(("game", "seed"), [("schieber", 3), ("schieber", 8), ("mittlere", 4)])
+def test_search_rollouts_are_the_greedy_policy_playing_every_world_out(game: str, seed: int) -> None:
+    """An option's value is the mean, over the worlds searched, of the searcher's result once the
+    round is played to its end from the world after that option, every action by the policy's
+    greedy choice (one view of the MLP) for the player to move. The search applies an only legal
+    action without the network; one world at a time, the network chooses every action here."""
+    import torch
+
+    from agents.search.search import SearchAgent
+    from jass_env.engine import state
+
+    r = Round(game, seed=seed)
+    while r.phase != "play" or len(r.legal_actions()) < 2:
+        r.step(int(r.legal_actions()[0]))
+    o = obs_for(r)
+    bot = SearchAgent(game, worlds=5, seed=seed)
+    drawn = []
+    model_worlds = bot.model.worlds
+    bot.model.worlds = lambda *a: drawn.append(model_worlds(*a)) or drawn[-1]
+    options, values = bot.option_values(o)
+    (worlds, counts), = drawn
+    one_view = bot.net.single_view()
+    engine = for_game(r.spec.kind)
+    root = o["observation"].astype(np.float32)
+    obs = np.zeros((1, len(root)), dtype=np.float32)
+    mask = np.zeros((1, r.spec.n_actions), dtype=np.int8)
+    forced = 0
+    expected = np.zeros(len(options))
+    for world, count in zip(worlds, counts):
+        for k, option in enumerate(options):
+            st = world.copy()
+            engine.apply_action(st, int(option), r.rp)
+            while state.phase(st) != state.PHASE_OVER:
+                bot.model.encode(st[None], root, obs, mask)
+                legal = torch.from_numpy(mask.astype(bool))
+                with torch.inference_mode():
+                    logits = one_view.masked_logits(torch.from_numpy(obs), legal)
+                forced += int(mask.sum() == 1)
+                engine.apply_action(st, int(logits.argmax()), r.rp)
+            expected[k] += count * bot.model.results(st[None])[0]
+    assert forced > 0
+    np.testing.assert_allclose(values, expected / counts.sum(), rtol=0, atol=1e-9)
+
+
 def test_search_with_random_rollouts_values_options_without_the_policy(tmp_path) -> None:
     """rollout=random plays every world out with uniformly random legal cards: with every legal card
     searched, the values are the same whichever policy the agent holds (PIMC over the same worlds),

@@ -20,7 +20,8 @@ For a decision with more than one legal action:
    acting on the observation of its own seat in that world
    (the world model's :meth:`~agents.search.world_model.WorldModel.encode`, so no rollout player
    sees another's hand). All worlds x options advance together: one batched forward pass per
-   action still to play (rows = worlds x options), its first layer summed over the nonzero
+   action still to play, over the rows (worlds x options) whose player to move has a choice (an
+   only legal action is applied without the network), its first layer summed over the nonzero
    features only (:class:`agents.search.sparse_forward.GreedyForward`). A suit-averaged network
    (:class:`agents.network.PolicyNet`) rolls out with its single view, one MLP pass per row; the
    prior and the world weights use the average.
@@ -95,31 +96,54 @@ ROLLOUTS = ("policy", "random", "heuristic")
 
 
 @njit(cache=True)
-def build_rows(game: int, worlds: np.ndarray, options: np.ndarray, rp: np.ndarray,
-               states: np.ndarray) -> None:
-    """Fill ``states`` (int64[len(worlds) * len(options), state size]) with every world of
-    ``worlds`` once per option, that option applied: row ``w * len(options) + k`` is world ``w``
-    after ``options[k]``."""
-    nc = options.shape[0]
-    for w in range(worlds.shape[0]):
-        for k in range(nc):
-            row = states[w * nc + k]
-            row[:] = worlds[w]
-            apply_action(game, row, options[k], rp)
+def play_forced(game: int, st: np.ndarray, rp: np.ndarray) -> None:
+    """Apply the only legal action as long as the player to move of ``st`` has exactly one (the
+    greedy policy would play it anyway; no forward pass is spent on it)."""
+    while state.phase(st) != state.PHASE_OVER:
+        bits, block = legal_set(game, st, rp)
+        if popcount(bits) + block != 1:
+            return
+        apply_action(game, st, pick_legal(bits, block, 0), rp)
 
 
 @njit(cache=True)
-def step_rows(game: int, states: np.ndarray, actions: np.ndarray, rp: np.ndarray) -> int:
-    """Apply ``actions[i]`` in every unfinished ``states[i]``; return how many rows are still
-    unfinished afterwards."""
-    live = 0
-    for i in range(states.shape[0]):
-        if state.phase(states[i]) == state.PHASE_OVER:
-            continue
-        apply_action(game, states[i], actions[i], rp)
+def build_rows(game: int, worlds: np.ndarray, options: np.ndarray, rp: np.ndarray,
+               states: np.ndarray, live: np.ndarray) -> int:
+    """Fill ``states`` (int64[len(worlds) * len(options), state size]) with every world of
+    ``worlds`` once per option, that option applied and the forced actions after it
+    (:func:`play_forced`): row ``w * len(options) + k`` is world ``w`` after ``options[k]``. Write
+    the unfinished rows' indices to the front of ``live`` (int64[len(states)], ascending) and
+    return how many there are."""
+    nc = options.shape[0]
+    n = 0
+    for w in range(worlds.shape[0]):
+        for k in range(nc):
+            i = w * nc + k
+            row = states[i]
+            row[:] = worlds[w]
+            apply_action(game, row, options[k], rp)
+            play_forced(game, row, rp)
+            if state.phase(row) != state.PHASE_OVER:
+                live[n] = i
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def step_rows(game: int, states: np.ndarray, live: np.ndarray, n: int, actions: np.ndarray,
+              rp: np.ndarray) -> int:
+    """Apply ``actions[j]`` in row ``states[live[j]]`` for each j < ``n`` (the unfinished rows),
+    then the forced actions after it (:func:`play_forced`); keep the indices of the rows still
+    unfinished at the front of ``live`` (in order) and return how many there are."""
+    kept = 0
+    for j in range(n):
+        i = live[j]
+        apply_action(game, states[i], actions[j], rp)
+        play_forced(game, states[i], rp)
         if state.phase(states[i]) != state.PHASE_OVER:
-            live += 1
-    return live
+            live[kept] = i
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -148,12 +172,12 @@ def kernels(game: int) -> Kernels:
     """The search's compiled functions for the game numbered ``game`` (its rules compiled in)."""
 
     @njit(cache=True)
-    def build_rows_(worlds, options, rp, states):  # noqa: ANN001, ANN202
-        build_rows(game, worlds, options, rp, states)
+    def build_rows_(worlds, options, rp, states, live):  # noqa: ANN001, ANN202
+        return build_rows(game, worlds, options, rp, states, live)
 
     @njit(cache=True)
-    def step_rows_(states, actions, rp):  # noqa: ANN001, ANN202
-        return step_rows(game, states, actions, rp)
+    def step_rows_(states, live, n, actions, rp):  # noqa: ANN001, ANN202
+        return step_rows(game, states, live, n, actions, rp)
 
     @njit(cache=True)
     def play_out_uniform_(states, rp, rng):  # noqa: ANN001, ANN202
@@ -281,18 +305,19 @@ class SearchAgent(Agent):
         worlds, counts = built
         nc = len(options)
         states = np.zeros((len(worlds) * nc, worlds.shape[1]), dtype=np.int64)
-        self._kernels.build_rows(worlds, options, self.rp, states)
-        b = len(states)
+        live = np.empty(len(states), dtype=np.int64)       # indices of the unfinished rows, at the front
+        n = self._kernels.build_rows(worlds, options, self.rp, states, live)
         if self.rollout == "random":
             self._kernels.play_out_uniform(states, self.rp, rng)
+            n = 0
         elif self.rollout == "heuristic":
             self.model.play_out(states)
-        obs_rows = np.zeros((b, len(root)), dtype=np.float32)
-        mask = np.zeros((b, self._n_actions), dtype=np.int8)
-        live = int(sum(state.phase(st) != state.PHASE_OVER for st in states))
-        while live:
-            self.model.encode(states, root, obs_rows, mask)
-            live = self._kernels.step_rows(states, self._greedy(obs_rows, mask), self.rp)
+            n = 0
+        obs_rows = np.zeros((n, len(root)), dtype=np.float32)
+        mask = np.zeros((n, self._n_actions), dtype=np.int8)
+        while n:          # one forward pass over the n unfinished rows, each with a choice to make
+            self.model.encode(states[live[:n]], root, obs_rows[:n], mask[:n])
+            n = self._kernels.step_rows(states, live, n, self._greedy(obs_rows[:n], mask[:n]), self.rp)
         results = self.model.results(states)
         return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0)
 
@@ -370,5 +395,5 @@ class SearchAgent(Agent):
         return int(options[best])
 
 
-__all__ = ["SearchAgent", "build_rows", "step_rows", "play_out_uniform", "Kernels", "kernels", "TIMED_BATCH",
-           "CONTRACT_MODES", "ROLLOUTS", "DEFAULT_WORLDS"]
+__all__ = ["SearchAgent", "play_forced", "build_rows", "step_rows", "play_out_uniform", "Kernels", "kernels",
+           "TIMED_BATCH", "CONTRACT_MODES", "ROLLOUTS", "DEFAULT_WORLDS"]
