@@ -22,7 +22,8 @@ onnx       path (an exported .onnx file), greedy=true, seed   agents.onnx_policy
 search     checkpoint, worlds=30, candidates, contract,      agents.search.search.SearchAgent, where
            time_limit, plays, margin, oversample,            the game builds search worlds (the
            rollout=policy|random|heuristic,                  "worlds" key of its BOTS fact)
-           contract_worlds, seed
+           contract_worlds, precision=float32|bfloat16,
+           seed
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
@@ -158,7 +159,7 @@ AGENTS: dict[str, AgentType] = {
     "search": AgentType({"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
-                         "rollout": str, "contract_worlds": _pos_int, "seed": _seed},
+                         "rollout": str, "contract_worlds": _pos_int, "precision": str, "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game builds "
                         "search worlds)", "agents.search.search", "SearchAgent", needs=WORLDS_KEY),
     "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,

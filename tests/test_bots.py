@@ -726,6 +726,21 @@ def test_search_spec_plays_where_the_game_builds_worlds_and_checks_its_budget() 
     with pytest.raises(ValueError, match="margin"):
         _search(margin=float("nan"))
     assert make_agent("search:oversample=8,margin=2.5", "schieber").name == "search30-margin2.5-infer8"
+    with pytest.raises(AgentSpecError, match="precision must be one of float32, bfloat16"):
+        make_agent("search:precision=half", "schieber")
+
+
+def test_search_in_bfloat16_plays_legal_cards_deterministically() -> None:
+    from agents.registry import make_agent
+
+    def run(seed: int) -> list[int]:
+        bot = make_agent("search:worlds=3,precision=bfloat16,seed=0", "schieber")
+        assert bot.name == "search3-bfloat16"
+        return played_actions(bot, seed, 2)
+
+    first = run(10)
+    assert run(10) == first
+    assert all(0 <= a < 43 for a in first)
 
 
 def test_search_contract_choice_depends_only_on_the_own_hand() -> None:

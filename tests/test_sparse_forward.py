@@ -1,4 +1,5 @@
-"""The search bot's rollout network: the sparse first layer and the greedy actions it gives."""
+"""The search bot's rollout network: the sparse first layer, the greedy actions it gives, and the
+same network run in bfloat16."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import torch
 from agents.bots.schieber import HeuristicAgent
 from agents.network import PolicyNet
 from agents.policy import SELFPLAY_CHECKPOINT, PolicyAgent
-from agents.search.sparse_forward import GreedyForward, sparse_first_layer
+from agents.search.sparse_forward import BATCH_QUANTUM, PRECISIONS, GreedyForward, sparse_first_layer
 from jass_env import Round
 from jass_env.engine.transitions import for_game
 from jass_env.games.schieber.observation import OBS_DIM, encode_observation
@@ -71,3 +72,35 @@ def test_greedy_forward_gives_action_0_to_a_row_without_legal_actions() -> None:
 def test_greedy_forward_needs_a_hidden_layer() -> None:
     with pytest.raises(ValueError, match="at least one hidden layer"):
         GreedyForward(PolicyNet((), seed=1))
+
+
+def test_bfloat16_plays_the_float32_greedy_action_unless_two_logits_are_about_equal() -> None:
+    """bfloat16 keeps 8 significant bits: its logits are the network's up to that rounding (a few
+    roundings through three layers, within 2^-6 of the largest logit), so its greedy action is the
+    float32 one except where two legal logits are within twice that of each other."""
+    obs, masks = _round_observations(6)
+    view = PolicyAgent(greedy=True, threads=1, rules="schieber").net.single_view()
+    exact, rounded = GreedyForward(view), GreedyForward(view, "bfloat16")
+    logits = exact.logits(obs)
+    assert np.abs(rounded.logits(obs) - logits).max() <= 2 ** -6 * np.abs(logits).max()
+    ours, theirs = exact(obs, masks), rounded(obs, masks)
+    assert np.mean(ours == theirs) >= 0.98
+    assert all(masks[i, theirs[i]] for i in range(len(obs)))
+
+
+def test_bfloat16_batches_of_any_size_give_each_row_its_own_logits() -> None:
+    """Batches are padded to a multiple of BATCH_QUANTUM rows and cut back: a row's logits do not
+    depend on the size of the batch it came in."""
+    obs, _ = _round_observations(1)
+    net = GreedyForward(PolicyAgent(greedy=True, threads=1, rules="schieber").net.single_view(), "bfloat16")
+    whole = net.logits(obs[: 2 * BATCH_QUANTUM])
+    for n in (1, BATCH_QUANTUM - 1, BATCH_QUANTUM, BATCH_QUANTUM + 1):
+        part = net.logits(obs[:n])
+        assert part.shape == (n, 43)
+        np.testing.assert_array_equal(part, whole[:n])
+
+
+def test_an_unknown_precision_is_refused_with_the_ones_allowed() -> None:
+    assert PRECISIONS == ("float32", "bfloat16")
+    with pytest.raises(ValueError, match="precision must be one of float32, bfloat16, got 'float16'"):
+        GreedyForward(PolicyNet((16,), seed=2), "float16")
