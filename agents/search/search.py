@@ -24,7 +24,7 @@ For a decision with more than one legal action:
    only legal action is applied without the network), its first layer summed over the nonzero
    features only (:class:`agents.search.sparse_forward.GreedyForward`; with
    ``precision="bfloat16"`` the whole MLP in bfloat16 instead, dense, which matrix units such as
-   Intel's AMX run about 2.5 times as fast, the greedy action then differing from the float32
+   Intel's AMX run about twice as fast, the greedy action then differing from the float32
    one only where two logits are within bfloat16 rounding). A suit-averaged network
    (:class:`agents.network.PolicyNet`) rolls out with its single view, one MLP pass per row; the
    prior and the world weights use the average.
@@ -223,8 +223,9 @@ class SearchAgent(Agent):
             the margin's choice.
         precision: the number format of the rollouts' network, one of
             :data:`~agents.search.sparse_forward.PRECISIONS`: "float32" (the policy's own greedy
-            action) or "bfloat16" (about 2.5 times as fast on a CPU with bfloat16 matrix units,
-            Intel AMX; the greedy action differs where two logits are within bfloat16 rounding).
+            action) or "bfloat16" (on a CPU with bfloat16 matrix units, Intel AMX, a Schieber
+            search decision takes about 0.6 times as long; the greedy action differs where two
+            logits are within bfloat16 rounding).
             The prior, the candidates and the margin's choice are always the float32 policy's.
         seed: generator seed (reseeded by :meth:`reset`).
     """

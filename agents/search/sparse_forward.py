@@ -10,7 +10,7 @@ the contract, a few scores. :class:`GreedyForward` runs the network in one of tw
   :meth:`agents.network.PolicyNet.masked_logits` up to the order of float summation.
 - ``"bfloat16"``: the whole MLP as dense matrix products in torch's bfloat16 (weights and
   activations rounded to 8 significant bits, sums kept in float32 by the matrix units). On a CPU
-  with bfloat16 matrix units (Intel AMX, Xeon 4th generation and later) this is about 2.5 times
+  with bfloat16 matrix units (Intel AMX, Xeon 4th generation and later) this is about twice
   as fast as the float32 path; elsewhere it may be slower. Its greedy action differs from the
   float32 network's only where two logits are within bfloat16 rounding of each other.
 """
