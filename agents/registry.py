@@ -23,7 +23,7 @@ search     checkpoint, worlds=30, candidates, contract,      agents.search.searc
            time_limit, plays, margin, oversample,            the game builds search worlds (the
            rollout=policy|random|heuristic,                  "worlds" key of its BOTS fact)
            contract_worlds, precision=float32|bfloat16,
-           seed
+           rollout_checkpoint, seed
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
@@ -159,7 +159,8 @@ AGENTS: dict[str, AgentType] = {
     "search": AgentType({"checkpoint": str, "worlds": _pos_int, "candidates": _pos_int,
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
-                         "rollout": str, "contract_worlds": _pos_int, "precision": str, "seed": _seed},
+                         "rollout": str, "contract_worlds": _pos_int, "precision": str,
+                         "rollout_checkpoint": str, "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game builds "
                         "search worlds)", "agents.search.search", "SearchAgent", needs=WORLDS_KEY),
     "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,
@@ -337,7 +338,7 @@ def agent_description(agent: Any) -> dict[str, Any]:
     out = {"spec": getattr(agent, "spec", None), "name": getattr(agent, "name", type(agent).__name__),
            "class": f"{type(agent).__module__}.{type(agent).__qualname__}"}
     for key in ("checkpoint", "checkpoint_sha256", "greedy", "worlds", "rollout", "candidates", "time_limit",
-                "simulations", "uct_c", "rollouts"):
+                "simulations", "uct_c", "rollouts", "rollout_checkpoint", "rollout_checkpoint_sha256"):
         v = getattr(agent, key, None)
         if isinstance(v, (str, int, float, bool)):
             out[key] = v

@@ -730,6 +730,25 @@ def test_search_spec_plays_where_the_game_builds_worlds_and_checks_its_budget() 
         make_agent("search:precision=half", "schieber")
 
 
+def test_search_rollout_checkpoint_must_fit_the_game_and_the_policy_rollouts(tmp_path) -> None:
+    """rollout_checkpoint names the network that plays the worlds out: a network of another game
+    is refused, as is one with rollouts that are not the policy's; the agent's name says which."""
+    from agents.policy import write_random_checkpoint
+    from agents.registry import AgentSpecError, agent_description, make_agent
+
+    mine = write_random_checkpoint(tmp_path / "mine.pt", game="schieber")
+    theirs = write_random_checkpoint(tmp_path / "theirs.pt", game="mittlere")
+    bot = make_agent(f"search:worlds=3,rollout_checkpoint={mine}", "schieber")
+    assert bot.name == "search3-rollnet(mine.pt)"
+    assert bot.rollout_checkpoint == str(mine) and len(bot.rollout_checkpoint_sha256) == 64
+    described = agent_description(bot)
+    assert described["rollout_checkpoint_sha256"] == bot.rollout_checkpoint_sha256
+    with pytest.raises(AgentSpecError, match="trained for game 'mittlere'.* plays game 'schieber'"):
+        make_agent(f"search:worlds=3,rollout_checkpoint={theirs}", "schieber")
+    with pytest.raises(AgentSpecError, match="allowed with rollout=policy"):
+        make_agent(f"search:worlds=3,rollout=random,rollout_checkpoint={mine}", "schieber")
+
+
 def test_search_in_bfloat16_plays_legal_cards_deterministically() -> None:
     from agents.registry import make_agent
 
@@ -801,14 +820,20 @@ def test_the_random_team_of_a_training_round_is_one_whole_team_in_a_share_of_the
             check_random_opponents(bad)
 
 
-@pytest.mark.parametrize(("game", "seed"), [("schieber", 3), ("schieber", 8), ("mittlere", 4)])
-def test_search_rollouts_are_the_greedy_policy_playing_every_world_out(game: str, seed: int) -> None:
+@pytest.mark.parametrize(("game", "seed", "rollout_net"),
+                         [("schieber", 3, False), ("schieber", 8, False), ("mittlere", 4, False),
+                          ("schieber", 3, True)])
+def test_search_rollouts_are_the_greedy_policy_playing_every_world_out(game: str, seed: int,
+                                                                        rollout_net: bool, tmp_path) -> None:
     """An option's value is the mean, over the worlds searched, of the searcher's result once the
     round is played to its end from the world after that option, every action by the policy's
-    greedy choice (one view of the MLP) for the player to move. The search applies an only legal
-    action without the network; one world at a time, the network chooses every action here."""
+    greedy choice (one view of the MLP) for the player to move, or with ``rollout_checkpoint`` by
+    that network's. The search applies an only legal action without the network; one world at a
+    time, the network chooses every action here."""
     import torch
 
+    from agents.network import load_policy
+    from agents.policy import write_random_checkpoint
     from agents.search.search import SearchAgent
     from jass_env.engine import state
 
@@ -816,13 +841,16 @@ def test_search_rollouts_are_the_greedy_policy_playing_every_world_out(game: str
     while r.phase != "play" or len(r.legal_actions()) < 2:
         r.step(int(r.legal_actions()[0]))
     o = obs_for(r)
-    bot = SearchAgent(game, worlds=5, seed=seed)
+    rollout_checkpoint = None
+    if rollout_net:
+        rollout_checkpoint = write_random_checkpoint(tmp_path / "other.pt", seed=5, game=game)
+    bot = SearchAgent(game, worlds=5, seed=seed, rollout_checkpoint=rollout_checkpoint)
     drawn = []
     model_worlds = bot.model.worlds
     bot.model.worlds = lambda *a: drawn.append(model_worlds(*a)) or drawn[-1]
     options, values = bot.option_values(o)
     (worlds, counts), = drawn
-    one_view = bot.net.single_view()
+    one_view = (load_policy(rollout_checkpoint)[0] if rollout_net else bot.net).single_view()
     engine = for_game(r.spec.kind)
     root = o["observation"].astype(np.float32)
     obs = np.zeros((1, len(root)), dtype=np.float32)
@@ -843,6 +871,8 @@ def test_search_rollouts_are_the_greedy_policy_playing_every_world_out(game: str
             expected[k] += count * bot.model.results(st[None])[0]
     assert forced > 0
     np.testing.assert_allclose(values, expected / counts.sum(), rtol=0, atol=1e-9)
+    if rollout_net:
+        assert not np.allclose(values, SearchAgent(game, worlds=5, seed=seed).option_values(o)[1])
 
 
 def test_search_with_random_rollouts_values_options_without_the_policy(tmp_path) -> None:

@@ -27,7 +27,9 @@ For a decision with more than one legal action:
    Intel's AMX run about twice as fast, the greedy action then differing from the float32
    one only where two logits are within bfloat16 rounding). A suit-averaged network
    (:class:`agents.network.PolicyNet`) rolls out with its single view, one MLP pass per row; the
-   prior and the world weights use the average.
+   prior and the world weights use the average. ``rollout_checkpoint`` names another network to
+   roll out with, such as a view fitted to play like the average
+   (:mod:`agents.search.rollout_net`).
 4. **Pick** the option with the best mean of the searcher's result over the worlds (the world
    model's :meth:`~agents.search.world_model.WorldModel.results`: the game's score of the
    searcher's side in the direction where higher is better; Schieber's is own team − opponents);
@@ -63,6 +65,7 @@ import os
 import time
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -227,6 +230,12 @@ class SearchAgent(Agent):
             search decision takes about 0.6 times as long; the greedy action differs where two
             logits are within bfloat16 rounding).
             The prior, the candidates and the margin's choice are always the float32 policy's.
+        rollout_checkpoint: a ``jass-policy/1`` checkpoint whose network plays the worlds out
+            (its single view) instead of the single view of ``checkpoint``'s, with
+            ``rollout="policy"``; None = ``checkpoint``'s. A rollout plays one MLP view, which
+            under suit symmetry is weaker than the suit average that ``checkpoint`` plays; a view
+            fitted to that average (``python -m agents.search.rollout_net``) plays closer to it at
+            the same cost. The prior, the candidates and the margin's choice stay ``checkpoint``'s.
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
@@ -235,7 +244,8 @@ class SearchAgent(Agent):
                  time_limit: float | None = None, contract: str = "policy",
                  plays: int | None = None, margin: float = 0.0, oversample: int = 1,
                  rollout: str = "policy", contract_worlds: int | None = None,
-                 precision: str = "float32", seed: int | None = None) -> None:
+                 precision: str = "float32", rollout_checkpoint: str | os.PathLike[str] | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(seed)
         if contract not in CONTRACT_MODES:
             raise ValueError(f"contract must be one of {', '.join(CONTRACT_MODES)}, got {contract!r}")
@@ -273,9 +283,19 @@ class SearchAgent(Agent):
         self.policy = PolicyAgent(checkpoint, greedy=True, threads=1, rules=self.rules)
         self.net = self.policy.net
         # greedy actions (B,) of obs (B, obs_dim), masks (B, n_actions): one MLP pass, not the suit average
-        self._greedy = GreedyForward(self.net.single_view(), precision)
         self.checkpoint = self.policy.checkpoint
         self.checkpoint_sha256 = self.policy.checkpoint_sha256
+        self.rollout_checkpoint = self.rollout_checkpoint_sha256 = None
+        rollout_net = self.net
+        if rollout_checkpoint is not None:
+            if rollout != "policy":
+                raise ValueError(f"rollout_checkpoint names the network that plays the worlds out, which "
+                                 f"rollout={rollout!r} does not use; allowed with rollout=policy")
+            player = PolicyAgent(rollout_checkpoint, greedy=True, threads=1, rules=self.rules)
+            rollout_net = player.net
+            self.rollout_checkpoint = player.checkpoint
+            self.rollout_checkpoint_sha256 = player.checkpoint_sha256
+        self._greedy = GreedyForward(rollout_net.single_view(), precision)
         self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
                      + (f"-plays{self.plays}" if self.plays else "")
                      + ("-contract" if contract == "search" else "")
@@ -283,7 +303,8 @@ class SearchAgent(Agent):
                      + (f"-margin{margin:g}" if margin else "")
                      + (f"-infer{self.oversample}" if self.oversample > 1 else "")
                      + ("" if rollout == "policy" else f"-{rollout}")
-                     + ("" if precision == "float32" else f"-{precision}"))
+                     + ("" if precision == "float32" else f"-{precision}")
+                     + ("" if rollout_checkpoint is None else f"-rollnet({Path(rollout_checkpoint).name})"))
         self.last_worlds = 0   # worlds searched in the last searched decision
         self.model: WorldModel = model_class(self.rules, self._log_likelihood, self.oversample)
         self._kernels = kernels(self.rules.spec.kind)
