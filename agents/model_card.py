@@ -180,7 +180,16 @@ def _model_section(checkpoint: Path, ckpt: dict[str, Any], rules: str) -> list[s
 def _training_section(ckpt: dict[str, Any], training: tuple[Method, dict[str, Any]] | None) -> list[str]:
     lines = ["## Training", ""]
     if training is None:
-        return lines + ["The checkpoint records no training (no run config).", ""]
+        made_by = ckpt.get("command")
+        if not isinstance(made_by, str):
+            return lines + ["The checkpoint records no training (no run config).", ""]
+        lines += [f"{ckpt.get('note', 'Made by a command')}. The command that made it:", "", "```bash",
+                  made_by, "```", ""]
+        if ckpt.get("seconds") is not None:
+            lines.append(f"- time: {float(ckpt['seconds']) / 60:.1f} min")
+        if ckpt.get("source"):
+            lines.append(f"- made from: `{ckpt['source']}`")
+        return lines + [""]
     method, config = training
     trainer = ckpt.get("trainer") if isinstance(ckpt.get("trainer"), dict) else {}
     command = training_command(method, config)
