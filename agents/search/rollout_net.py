@@ -34,6 +34,7 @@ import copy
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +59,7 @@ from ..trained_for import layout_problem, stored_trained_for
 
 #: how a seat plays while positions are collected, and each style's share of the seats
 PLAY_STYLES = {"average": 0.4, "single_view": 0.4, "sampled": 0.2}
+SINGLE_VIEW, SAMPLED = list(PLAY_STYLES).index("single_view"), list(PLAY_STYLES).index("sampled")
 #: one position in this many is held out of the fit and scored
 HELD_OUT_EVERY = 20
 #: positions per scoring pass (memory only)
@@ -108,9 +110,10 @@ def collect_positions(teacher: PolicyNet, rules: str, positions: int, games: int
                 kept += int(keep.sum())
                 seat_style = style[np.arange(games), seat]
                 actions = average.argmax(1).numpy()
-                actions = np.where(seat_style == 1, single.masked_logits(x, m).argmax(1).numpy(), actions)
+                actions = np.where(seat_style == SINGLE_VIEW, single.masked_logits(x, m).argmax(1).numpy(),
+                                   actions)
                 sampled = torch.multinomial(torch.softmax(average, 1), 1, generator=draw)[:, 0].numpy()
-                actions = np.where(seat_style == 2, sampled, actions)
+                actions = np.where(seat_style == SAMPLED, sampled, actions)
                 step = env.step(actions, active=~finished)
                 finished |= step.done
                 obs, mask, seat = step.obs, step.mask, step.seat
@@ -147,7 +150,7 @@ def agreement(student: PolicyNet, data: Positions) -> tuple[float, float]:
 
 
 def fit(teacher: PolicyNet, data: Positions, epochs: int, lr: float, batch_size: int, seed: int,
-        log=print) -> PolicyNet:   # noqa: ANN001
+        log: Callable[[str], None] = print) -> PolicyNet:
     """A copy of ``teacher``'s single view fitted to its logits on ``data`` (step 2)."""
     student = copy.deepcopy(teacher.single_view()).train()
     for p in student.parameters():
@@ -247,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         note="A rollout network: one MLP view fitted to a suit-averaged policy (agents.search.rollout_net)",
         command=" ".join([module_command("agents.search.rollout_net"), *words]),
         source=f"fitted to {shown_path(Path(path))} (sha256 {file_sha256(path)})",
-        config={k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        config=vars(args),
         held_out={"positions": len(held), "agreement_before": before[0], "agreement_after": after[0],
                   "kl_before": before[1], "kl_after": after[1]},
         seconds=round(seconds, 1))

@@ -282,7 +282,6 @@ class SearchAgent(Agent):
         self.rp = self.rules.params
         self.policy = PolicyAgent(checkpoint, greedy=True, threads=1, rules=self.rules)
         self.net = self.policy.net
-        # greedy actions (B,) of obs (B, obs_dim), masks (B, n_actions): one MLP pass, not the suit average
         self.checkpoint = self.policy.checkpoint
         self.checkpoint_sha256 = self.policy.checkpoint_sha256
         self.rollout_checkpoint = self.rollout_checkpoint_sha256 = None
@@ -295,6 +294,7 @@ class SearchAgent(Agent):
             rollout_net = player.net
             self.rollout_checkpoint = player.checkpoint
             self.rollout_checkpoint_sha256 = player.checkpoint_sha256
+        # greedy actions (B,) of obs (B, obs_dim), masks (B, n_actions): one MLP pass, not the suit average
         self._greedy = GreedyForward(rollout_net.single_view(), precision)
         self.name = (f"search{self.worlds}" + (f"-top{self.candidates}" if self.candidates else "")
                      + (f"-plays{self.plays}" if self.plays else "")
