@@ -23,7 +23,7 @@ search     checkpoint, worlds=30, candidates, contract,      agents.search.searc
            time_limit, plays, margin, oversample,            the game builds search worlds (the
            rollout=policy|random|heuristic,                  "worlds" key of its BOTS fact)
            contract_worlds, precision=float32|bfloat16,
-           rollout_checkpoint, seed
+           rollout_checkpoint, prune, seed
 ismcts     simulations=200, uct_c=2 (in points-scale units),  OpenSpiel's Python IS-MCTS through the
            rollouts=1, worlds (default: a new one each        OpenSpiel game, every game
            simulation), final=max_visit_count|max_value|      (agents.openspiel.bots.ISMCTSAgent;
@@ -160,7 +160,7 @@ AGENTS: dict[str, AgentType] = {
                          "time_limit": _opt_float,
                          "contract": str, "plays": _pos_int, "margin": _points, "oversample": _pos_int,
                          "rollout": str, "contract_worlds": _pos_int, "precision": str,
-                         "rollout_checkpoint": str, "seed": _seed},
+                         "rollout_checkpoint": str, "prune": _pos_float, "seed": _seed},
                         "PIMC whose rollouts are played by a trained policy (where the game builds "
                         "search worlds)", "agents.search.search", "SearchAgent", needs=WORLDS_KEY),
     "ismcts": AgentType({"simulations": _pos_int, "uct_c": _pos_float, "rollouts": _pos_int,

@@ -652,6 +652,53 @@ def test_search_margin_keeps_the_policys_card_unless_clearly_beaten() -> None:
     assert differ >= 1                                     # the search does overrule the policy
 
 
+def test_search_prune_drops_the_options_clearly_behind_and_never_the_policys() -> None:
+    """prune=Z: an option is out when its mean trails the best mean, or the policy's greedy choice
+    plus the margin, by more than Z standard errors of the per-world difference; the greedy choice
+    stays, however far behind."""
+    bot = _search(worlds=30, prune=2, margin=2, seed=0)
+    options = np.array([3, 5, 8, 13, 21])                   # 21 is the policy's greedy choice
+    noise = np.array([1.0, -1.0] * 10)                      # 20 worlds, mean 0, standard deviation ~1
+    results = np.column_stack([
+        40 + 0 * noise,              # the best: 40 in every world
+        39 + noise,                  # 1 behind the best, about 4.4 standard errors: out
+        39 + 10 * noise,             # 1 behind, but 0.44 standard errors: stays
+        31 + 0 * noise,              # 9 behind the best and 1 behind greedy's 30 + margin 2: out
+        30 + 0 * noise,              # greedy, 10 behind the best: stays
+    ])
+    keep = bot._survivors(options, results, np.ones(20), greedy=21)
+    assert keep.tolist() == [True, False, True, False, True]
+    no_margin = _search(worlds=30, prune=2, seed=0)
+    assert not no_margin._survivors(options, results, np.ones(20), greedy=21)[3]     # 9 behind the best
+    close = np.column_stack([results[:, 4] + 2.5 + noise, results[:, 4]])   # 0.5 over greedy + margin
+    assert bot._survivors(np.array([3, 21]), close, np.ones(20), greedy=21).all()
+
+
+def test_search_prune_races_the_same_plays_over_more_worlds() -> None:
+    """With prune the first third of the worlds plays every option; the rollouts of the options
+    out of the race go to the others in new worlds; an unreachable threshold drops nothing and is
+    the plain search, world for world; a budget too small to race is not raced."""
+    from agents.search.search import PRUNE_MIN_WORLDS
+
+    raced = 0
+    for seed in range(6):
+        o = obs_for(_first_search_position(seed))
+        plain = _search(worlds=60, candidates=5, seed=1)
+        options, means = plain.option_values(o)
+        never = _search(worlds=60, candidates=5, prune=1e9, seed=1)
+        same_options, same_means = never.option_values(o)
+        assert same_options.tolist() == options.tolist() and np.allclose(same_means, means)
+        bot = _search(worlds=60, candidates=5, prune=1, seed=1)
+        kept, kept_means = bot.option_values(o)
+        assert bot.policy.act(o) in kept and set(kept) <= set(options)
+        first = 20                                             # a third of the 60 worlds
+        assert bot.last_worlds == first + (60 - first) * len(options) // len(kept) * (len(kept) > 1)
+        raced += len(kept) < len(options)
+        small = _search(worlds=3 * PRUNE_MIN_WORLDS - 1, candidates=5, prune=1, seed=1)
+        assert len(small.option_values(o)[0]) == len(options)
+    assert raced >= 3                                          # most decisions drop an option
+
+
 def test_search_is_deterministic_given_the_seed() -> None:
     def run(seed: int) -> list[int]:
         return played_actions(_search(worlds=3, seed=0), seed, 2)
@@ -726,6 +773,13 @@ def test_search_spec_plays_where_the_game_builds_worlds_and_checks_its_budget() 
     with pytest.raises(ValueError, match="margin"):
         _search(margin=float("nan"))
     assert make_agent("search:oversample=8,margin=2.5", "schieber").name == "search30-margin2.5-infer8"
+    assert make_agent("search:margin=2,prune=2", "schieber").name == "search30-margin2-prune2"
+    with pytest.raises(AgentSpecError, match="prune"):
+        make_agent("search:prune=0", "schieber")
+    with pytest.raises(ValueError, match="prune"):
+        _search(prune=True)
+    with pytest.raises(ValueError, match="one of prune and time_limit"):
+        _search(prune=2, time_limit=1)
     with pytest.raises(AgentSpecError, match="precision must be one of float32, bfloat16"):
         make_agent("search:precision=half", "schieber")
 

@@ -54,6 +54,16 @@ always runs; ``last_worlds`` says how many were searched). Without a time limit 
 deterministic for a seed: each decision draws one 32-bit seed from ``self.rng`` for the compiled
 world sampler, and the rollouts are greedy.
 
+Racing: with ``prune=Z`` the options race (successive elimination). Every option is played in the
+first :data:`PRUNE_FIRST_SHARE` of the decision's worlds; an option whose mean trails the best
+one's, or the policy's greedy choice's plus ``margin``, by more than Z standard errors of the
+per-world difference (the worlds are shared, so the difference is paired) is out, and the rollouts
+the options out would have had in the rest of the worlds go to the options still in, in new worlds.
+The card plays stay about those of the budget; the close options get more worlds, and a decision
+where only the policy's choice is left ends early. ``last_worlds`` is then the worlds each option
+still in was played in. A budget whose first share is under :data:`PRUNE_MIN_WORLDS` worlds is not
+raced.
+
 The compiled functions that change a world take the game's number first (a compile-time constant:
 :mod:`jass_env.engine.hooks`); :func:`kernels` makes them for one game for Python. Leaf values come
 from rollouts to the end of the round, not from the network's value head.
@@ -95,6 +105,10 @@ from .worlds import next_rand
 TIMED_BATCH = 2
 #: default worlds per decision
 DEFAULT_WORLDS = 30
+#: with ``prune``: the share of a decision's worlds in which every option is played before the race
+PRUNE_FIRST_SHARE = 1 / 3
+#: with ``prune``: the fewest first worlds that decide which options stay (a smaller budget is no race)
+PRUNE_MIN_WORLDS = 10
 #: how the decisions that are not cards are chosen
 CONTRACT_MODES = ("policy", "search")
 #: how a world is played to its end after each option
@@ -236,6 +250,11 @@ class SearchAgent(Agent):
             under suit symmetry is weaker than the suit average that ``checkpoint`` plays; a view
             fitted to that average (``python -m agents.search.rollout_net``) plays closer to it at
             the same cost. The prior, the candidates and the margin's choice stay ``checkpoint``'s.
+        prune: race the options (None = no race): after the first :data:`PRUNE_FIRST_SHARE` of a
+            decision's worlds, drop every option that trails the best mean, or the policy's greedy
+            choice plus ``margin``, by more than ``prune`` standard errors of the paired
+            difference, and give the rollouts it would have had to the others, in new worlds:
+            the same card plays, more worlds for the close options. Not with ``time_limit``.
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
@@ -245,7 +264,7 @@ class SearchAgent(Agent):
                  plays: int | None = None, margin: float = 0.0, oversample: int = 1,
                  rollout: str = "policy", contract_worlds: int | None = None,
                  precision: str = "float32", rollout_checkpoint: str | os.PathLike[str] | None = None,
-                 seed: int | None = None) -> None:
+                 prune: float | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
         if contract not in CONTRACT_MODES:
             raise ValueError(f"contract must be one of {', '.join(CONTRACT_MODES)}, got {contract!r}")
@@ -272,6 +291,13 @@ class SearchAgent(Agent):
         if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin >= 0:
             raise ValueError(f"margin must be a number >= 0 (the game's score units), got {margin!r}")
         self.margin = float(margin)
+        if prune is not None and (not isinstance(prune, (int, float)) or isinstance(prune, bool)
+                                  or not prune > 0):
+            raise ValueError(f"prune must be a positive number of standard errors or None, got {prune!r}")
+        if prune is not None and time_limit is not None:
+            raise ValueError("prune shares a budget of worlds among the options and time_limit has none; "
+                             "allowed: one of prune and time_limit")
+        self.prune = None if prune is None else float(prune)
         self.oversample = _budget_int("oversample", oversample)
         if self.oversample > 1 and not model_class.weights_worlds:
             raise ValueError(f"oversample: {self.rules.game}'s search worlds are not weighted by the other "
@@ -301,6 +327,7 @@ class SearchAgent(Agent):
                      + ("-contract" if contract == "search" else "")
                      + (f"{self.contract_worlds}" if self.contract_worlds else "")
                      + (f"-margin{margin:g}" if margin else "")
+                     + ("" if prune is None else f"-prune{prune:g}")
                      + (f"-infer{self.oversample}" if self.oversample > 1 else "")
                      + ("" if rollout == "policy" else f"-{rollout}")
                      + ("" if precision == "float32" else f"-{precision}")
@@ -327,9 +354,10 @@ class SearchAgent(Agent):
         return np.sort(legal[order])
 
     def _rollouts(self, obs: Mapping[str, np.ndarray], root: np.ndarray, options: np.ndarray, n_worlds: int,
-                  rng: np.ndarray) -> np.ndarray | None:
-        """Sum over ``n_worlds`` new worlds of each option's rollout result (float64[len(options)]);
-        None where the game's model builds no worlds at this decision."""
+                  rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each option's rollout result in ``n_worlds`` new worlds: (results float64[D, len(options)],
+        one row per distinct world, and counts float64[D], how often each was drawn, summing to
+        ``n_worlds``); None where the game's model builds no worlds at this decision."""
         built = self.model.worlds(obs, n_worlds, rng)
         if built is None:
             return None
@@ -349,8 +377,7 @@ class SearchAgent(Agent):
         while n:          # one forward pass over the n unfinished rows, each with a choice to make
             self.model.encode(states[live[:n]], root, obs_rows[:n], mask[:n])
             n = self._kernels.step_rows(states, live, n, self._greedy(obs_rows[:n], mask[:n]), self.rp)
-        results = self.model.results(states)
-        return (counts[:, None] * results.reshape(-1, nc)).sum(axis=0)
+        return self.model.results(states).reshape(-1, nc).astype(np.float64), counts.astype(np.float64)
 
     def _world_budget(self, obs: Mapping[str, np.ndarray], n_options: int, cards: bool,
                       rng: np.ndarray) -> int | None:
@@ -388,29 +415,82 @@ class SearchAgent(Agent):
         budget = self._world_budget(obs, len(options), cards, rng)
         if budget is None:
             return None
-        if self.time_limit is None:
-            sums = self._rollouts(obs, root, options, budget, rng)
-            if sums is None:
+        if self.time_limit is not None:
+            return self._timed(obs, root, options, budget, rng)
+        if self.prune is not None and budget * PRUNE_FIRST_SHARE >= PRUNE_MIN_WORLDS:
+            return self._raced(obs, root, options, budget, rng)
+        built = self._rollouts(obs, root, options, budget, rng)
+        if built is None:
+            return None
+        results, counts = built
+        self.last_worlds = budget
+        return options, counts @ results / budget
+
+    def _timed(self, obs: Mapping[str, np.ndarray], root: np.ndarray, options: np.ndarray, budget: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`option_values` under ``time_limit``: batches of new worlds until the budget or
+        the time is spent (module doc)."""
+        deadline = time.perf_counter() + self.time_limit
+        sums = np.zeros(len(options))
+        done, n = 0, min(TIMED_BATCH, budget)
+        while True:
+            started = time.perf_counter()
+            built = self._rollouts(obs, root, options, n, rng)
+            if built is None:
                 return None
-            done = budget
-        else:
-            deadline = time.perf_counter() + self.time_limit
-            sums = np.zeros(len(options))
-            done, n = 0, min(TIMED_BATCH, budget)
-            while True:
-                started = time.perf_counter()
-                batch = self._rollouts(obs, root, options, n, rng)
-                if batch is None:
-                    return None
-                sums += batch
-                done += n
-                now = time.perf_counter()
-                if done >= budget or now >= deadline:
-                    break
-                per_world = (now - started) / n          # the next batch fills the time left
-                n = int(min(budget - done, max(1, (deadline - now) / per_world)))
+            results, counts = built
+            sums += counts @ results
+            done += n
+            now = time.perf_counter()
+            if done >= budget or now >= deadline:
+                break
+            per_world = (now - started) / n          # the next batch fills the time left
+            n = int(min(budget - done, max(1, (deadline - now) / per_world)))
         self.last_worlds = done
         return options, sums / done
+
+    def _raced(self, obs: Mapping[str, np.ndarray], root: np.ndarray, options: np.ndarray, budget: int,
+               rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`option_values` with ``prune``: every option in the first :data:`PRUNE_FIRST_SHARE`
+        of the ``budget`` worlds; the options out of the race (:meth:`_survivors`) are dropped, and
+        the rollouts they would have had go to the others, in new worlds. Returns the options still
+        in the race (the policy's greedy choice always among them) and each one's mean over every
+        world it was played in."""
+        first = max(1, int(np.ceil(budget * PRUNE_FIRST_SHARE)))
+        built = self._rollouts(obs, root, options, first, rng)
+        if built is None:
+            return None
+        results, counts = built
+        keep = self._survivors(options, results, counts, self.policy.act(obs))
+        options, results = options[keep], results[:, keep]
+        more = (budget - first) * len(keep) // len(options) if len(options) > 1 else 0
+        if more:
+            extra, extra_counts = self._rollouts(obs, root, options, more, rng)
+            results, counts = np.concatenate([results, extra]), np.concatenate([counts, extra_counts])
+        self.last_worlds = first + more
+        return options, counts @ results / counts.sum()
+
+    def _survivors(self, options: np.ndarray, results: np.ndarray, counts: np.ndarray,
+                   greedy: int) -> np.ndarray:
+        """Which of ``options`` stay in the race after the first worlds (bool[len(options)]), from
+        their ``results`` (float64[D, len(options)]) in the same D worlds, drawn ``counts`` times:
+        an option is out when, by more than ``prune`` standard errors of the difference over the
+        worlds, its mean trails the best mean, or trails the mean of the policy's ``greedy`` choice
+        plus ``margin`` (it could not be played instead). The greedy choice is never out."""
+        n = counts.sum()
+        means = counts @ results / n
+
+        def behind(reference: np.ndarray, by: float) -> np.ndarray:
+            gap = reference[:, None] + by - results                 # (D, options): per world
+            mean_gap = counts @ gap / n
+            spread = np.sqrt(np.maximum(counts @ (gap - mean_gap) ** 2 / max(n - 1, 1), 0.0))
+            return mean_gap > self.prune * spread / np.sqrt(n)
+
+        out = behind(results[:, int(np.argmax(means))], 0.0)
+        is_greedy = options == greedy
+        if is_greedy.any():
+            out |= behind(results[:, int(np.flatnonzero(is_greedy)[0])], self.margin)
+        return ~out | is_greedy
 
     def act(self, obs: Mapping[str, np.ndarray]) -> int:
         searched = self.option_values(obs)
@@ -427,4 +507,5 @@ class SearchAgent(Agent):
 
 
 __all__ = ["SearchAgent", "play_forced", "build_rows", "step_rows", "play_out_uniform", "Kernels", "kernels",
-           "TIMED_BATCH", "CONTRACT_MODES", "ROLLOUTS", "DEFAULT_WORLDS"]
+           "TIMED_BATCH", "PRUNE_FIRST_SHARE", "PRUNE_MIN_WORLDS", "CONTRACT_MODES", "ROLLOUTS",
+           "DEFAULT_WORLDS"]
