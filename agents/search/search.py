@@ -461,9 +461,10 @@ class SearchAgent(Agent):
         if built is None:
             return None
         results, counts = built
+        n_options = len(options)
         keep = self._survivors(options, results, counts, self.policy.act(obs))
         options, results = options[keep], results[:, keep]
-        more = (budget - first) * len(keep) // len(options) if len(options) > 1 else 0
+        more = (budget - first) * n_options // len(options) if len(options) > 1 else 0
         if more:
             extra, extra_counts = self._rollouts(obs, root, options, more, rng)
             results, counts = np.concatenate([results, extra]), np.concatenate([counts, extra_counts])
@@ -483,7 +484,7 @@ class SearchAgent(Agent):
         def behind(reference: np.ndarray, by: float) -> np.ndarray:
             gap = reference[:, None] + by - results                 # (D, options): per world
             mean_gap = counts @ gap / n
-            spread = np.sqrt(np.maximum(counts @ (gap - mean_gap) ** 2 / max(n - 1, 1), 0.0))
+            spread = np.sqrt(counts @ (gap - mean_gap) ** 2 / max(n - 1, 1))
             return mean_gap > self.prune * spread / np.sqrt(n)
 
         out = behind(results[:, int(np.argmax(means))], 0.0)
