@@ -675,9 +675,11 @@ def test_search_prune_drops_the_options_clearly_behind_and_never_the_policys() -
 
 
 def test_search_prune_races_the_same_plays_over_more_worlds() -> None:
-    """With prune the first third of the worlds plays every option; the rollouts of the options
-    out of the race go to the others in new worlds; an unreachable threshold drops nothing and is
-    the plain search, world for world; a budget too small to race is not raced."""
+    """With prune the options race in rounds of a third of the worlds: every option plays the first
+    round, each next round's new worlds are played by the options still in, and the race stops once
+    the budget's rollouts (worlds x options) are spent or only the policy's choice is left. An
+    unreachable threshold drops nothing and is the plain search, world for world; a budget too small
+    to race is not raced."""
     from agents.search.search import PRUNE_MIN_WORLDS
 
     raced = 0
@@ -689,10 +691,23 @@ def test_search_prune_races_the_same_plays_over_more_worlds() -> None:
         same_options, same_means = never.option_values(o)
         assert same_options.tolist() == options.tolist() and np.allclose(same_means, means)
         bot = _search(worlds=60, candidates=5, prune=1, seed=1)
+        rounds: list[tuple[list[int], int]] = []
+        rollouts = bot._rollouts
+
+        def spy(obs, root, playing, n_worlds, rng, rollouts=rollouts, rounds=rounds):  # noqa: ANN001, ANN202
+            rounds.append((playing.tolist(), n_worlds))
+            return rollouts(obs, root, playing, n_worlds, rng)
+
+        bot._rollouts = spy
         kept, kept_means = bot.option_values(o)
         assert bot.policy.act(o) in kept and set(kept) <= set(options)
-        first = 20                                             # a third of the 60 worlds
-        assert bot.last_worlds == first + (60 - first) * len(options) // len(kept) * (len(kept) > 1)
+        assert rounds[0] == (options.tolist(), 20)                  # a third of the 60 worlds, every option
+        for (before, _), (after, n) in zip(rounds, rounds[1:]):
+            assert set(after) <= set(before) and n <= 20
+        spent = sum(len(playing) * n for playing, n in rounds)
+        assert spent <= 60 * len(options)
+        assert len(kept) == 1 or 60 * len(options) - spent < len(kept)  # spent unless one is left
+        assert bot.last_worlds == sum(n for _, n in rounds)              # the options kept played every round
         raced += len(kept) < len(options)
         small = _search(worlds=3 * PRUNE_MIN_WORLDS - 1, candidates=5, prune=1, seed=1)
         assert len(small.option_values(o)[0]) == len(options)

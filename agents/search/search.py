@@ -28,8 +28,8 @@ For a decision with more than one legal action:
    one only where two logits are within bfloat16 rounding). A suit-averaged network
    (:class:`agents.network.PolicyNet`) rolls out with its single view, one MLP pass per row; the
    prior and the world weights use the average. ``rollout_checkpoint`` names another network to
-   roll out with, such as a view fitted to play like the average
-   (:mod:`agents.search.rollout_net`).
+   roll out with, such as a smaller MLP fitted to play like the average
+   (:mod:`agents.search.rollout_net`), which costs less per row.
 4. **Pick** the option with the best mean of the searcher's result over the worlds (the world
    model's :meth:`~agents.search.world_model.WorldModel.results`: the game's score of the
    searcher's side in the direction where higher is better; Schieber's is own team − opponents);
@@ -54,14 +54,15 @@ always runs; ``last_worlds`` says how many were searched). Without a time limit 
 deterministic for a seed: each decision draws one 32-bit seed from ``self.rng`` for the compiled
 world sampler, and the rollouts are greedy.
 
-Racing: with ``prune=Z`` the options race (successive elimination). Every option is played in the
-first :data:`PRUNE_FIRST_SHARE` of the decision's worlds; an option whose mean trails the best
-one's, or the policy's greedy choice's plus ``margin``, by more than Z standard errors of the
-per-world difference (the worlds are shared, so the difference is paired) is out, and the rollouts
-the options out would have had in the rest of the worlds go to the options still in, in new worlds.
-The card plays stay about those of the budget; the close options get more worlds, and a decision
-where only the policy's choice is left ends early. ``last_worlds`` is then the worlds each option
-still in was played in. A budget whose first share is under :data:`PRUNE_MIN_WORLDS` worlds is not
+Racing: with ``prune=Z`` the options race (successive elimination) in rounds of
+:data:`PRUNE_ROUND_SHARE` of the decision's worlds. Every option plays the first round; each next
+round's new worlds are played by the options still in. After every round, an option whose mean
+over the worlds so far trails the best one's, or the policy's greedy choice's plus ``margin``, by
+more than Z standard errors of the per-world difference (the worlds are shared, so the difference
+is paired) is out. The race ends when the budget's rollouts (worlds x options) are spent or only
+the policy's choice is left: the close options get more worlds than the budget's, and a decision
+whose other options all fall behind ends early. ``last_worlds`` is then the worlds each option
+still in was played in. A budget whose round is under :data:`PRUNE_MIN_WORLDS` worlds is not
 raced.
 
 The compiled functions that change a world take the game's number first (a compile-time constant:
@@ -105,9 +106,9 @@ from .worlds import next_rand
 TIMED_BATCH = 2
 #: default worlds per decision
 DEFAULT_WORLDS = 30
-#: with ``prune``: the share of a decision's worlds in which every option is played before the race
-PRUNE_FIRST_SHARE = 1 / 3
-#: with ``prune``: the fewest first worlds that decide which options stay (a smaller budget is no race)
+#: with ``prune``: the share of a decision's worlds in each round of the race (the first is every option's)
+PRUNE_ROUND_SHARE = 1 / 3
+#: with ``prune``: the fewest worlds of a round (a smaller budget is not raced)
 PRUNE_MIN_WORLDS = 10
 #: how the decisions that are not cards are chosen
 CONTRACT_MODES = ("policy", "search")
@@ -247,14 +248,17 @@ class SearchAgent(Agent):
         rollout_checkpoint: a ``jass-policy/1`` checkpoint whose network plays the worlds out
             (its single view) instead of the single view of ``checkpoint``'s, with
             ``rollout="policy"``; None = ``checkpoint``'s. A rollout plays one MLP view, which
-            under suit symmetry is weaker than the suit average that ``checkpoint`` plays; a view
-            fitted to that average (``python -m agents.search.rollout_net``) plays closer to it at
-            the same cost. The prior, the candidates and the margin's choice stay ``checkpoint``'s.
-        prune: race the options (None = no race): after the first :data:`PRUNE_FIRST_SHARE` of a
-            decision's worlds, drop every option that trails the best mean, or the policy's greedy
-            choice plus ``margin``, by more than ``prune`` standard errors of the paired
-            difference, and give the rollouts it would have had to the others, in new worlds:
-            the same card plays, more worlds for the close options. Not with ``time_limit``.
+            under suit symmetry is weaker than the suit average that ``checkpoint`` plays; an MLP
+            fitted to that average (``python -m agents.search.rollout_net``) plays closer to it,
+            and one with narrower layers costs less per row (in Schieber the shipped one, two
+            layers of 128, plays as well as a fitted view of the policy's 256 at about half a
+            rollout's cost). The prior, the candidates and the margin's choice stay ``checkpoint``'s.
+        prune: race the options (None = no race): in rounds of :data:`PRUNE_ROUND_SHARE` of a
+            decision's worlds, drop after each round every option that trails the best mean, or
+            the policy's greedy choice plus ``margin``, by more than ``prune`` standard errors of
+            the paired difference; the rounds go on among the others until the budget's rollouts
+            are spent or only the policy's choice is left: at most the budget's card plays, more
+            worlds for the close options. Not with ``time_limit``.
         seed: generator seed (reseeded by :meth:`reset`).
     """
 
@@ -417,7 +421,7 @@ class SearchAgent(Agent):
             return None
         if self.time_limit is not None:
             return self._timed(obs, root, options, budget, rng)
-        if self.prune is not None and budget * PRUNE_FIRST_SHARE >= PRUNE_MIN_WORLDS:
+        if self.prune is not None and budget * PRUNE_ROUND_SHARE >= PRUNE_MIN_WORLDS:
             return self._raced(obs, root, options, budget, rng)
         built = self._rollouts(obs, root, options, budget, rng)
         if built is None:
@@ -451,30 +455,33 @@ class SearchAgent(Agent):
 
     def _raced(self, obs: Mapping[str, np.ndarray], root: np.ndarray, options: np.ndarray, budget: int,
                rng: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        """:meth:`option_values` with ``prune``: every option in the first :data:`PRUNE_FIRST_SHARE`
-        of the ``budget`` worlds; the options out of the race (:meth:`_survivors`) are dropped, and
-        the rollouts they would have had go to the others, in new worlds. Returns the options still
-        in the race (the policy's greedy choice always among them) and each one's mean over every
-        world it was played in."""
-        first = max(1, int(np.ceil(budget * PRUNE_FIRST_SHARE)))
-        built = self._rollouts(obs, root, options, first, rng)
-        if built is None:
-            return None
-        results, counts = built
-        n_options = len(options)
-        keep = self._survivors(options, results, counts, self.policy.act(obs))
-        options, results = options[keep], results[:, keep]
-        more = (budget - first) * n_options // len(options) if len(options) > 1 else 0
-        if more:
-            extra, extra_counts = self._rollouts(obs, root, options, more, rng)
-            results, counts = np.concatenate([results, extra]), np.concatenate([counts, extra_counts])
-        self.last_worlds = first + more
+        """:meth:`option_values` with ``prune``: rounds of :data:`PRUNE_ROUND_SHARE` of the
+        ``budget`` worlds, each new round's worlds played by the options still in the race; after
+        every round the options out (:meth:`_survivors`, over all the worlds so far) are dropped.
+        The race ends when the rollouts of the budget (``budget`` x the options) are spent or only
+        one option is left. Returns the options still in (the policy's greedy choice always among
+        them) and each one's mean over every world it was played in."""
+        per_round = max(1, int(np.ceil(budget * PRUNE_ROUND_SHARE)))
+        rollouts_left = budget * len(options)
+        greedy = self.policy.act(obs)
+        results = np.zeros((0, len(options)))
+        counts = np.zeros(0)
+        while len(options) > 1 and rollouts_left >= len(options):
+            n = min(per_round, rollouts_left // len(options))
+            built = self._rollouts(obs, root, options, n, rng)
+            if built is None:
+                return None
+            results, counts = np.concatenate([results, built[0]]), np.concatenate([counts, built[1]])
+            rollouts_left -= n * len(options)
+            keep = self._survivors(options, results, counts, greedy)
+            options, results = options[keep], results[:, keep]
+        self.last_worlds = int(counts.sum())
         return options, counts @ results / counts.sum()
 
     def _survivors(self, options: np.ndarray, results: np.ndarray, counts: np.ndarray,
                    greedy: int) -> np.ndarray:
-        """Which of ``options`` stay in the race after the first worlds (bool[len(options)]), from
-        their ``results`` (float64[D, len(options)]) in the same D worlds, drawn ``counts`` times:
+        """Which of ``options`` stay in the race after a round (bool[len(options)]), from their
+        ``results`` (float64[D, len(options)]) in the D worlds so far, drawn ``counts`` times:
         an option is out when, by more than ``prune`` standard errors of the difference over the
         worlds, its mean trails the best mean, or trails the mean of the policy's ``greedy`` choice
         plus ``margin`` (it could not be played instead). The greedy choice is never out."""
@@ -508,5 +515,5 @@ class SearchAgent(Agent):
 
 
 __all__ = ["SearchAgent", "play_forced", "build_rows", "step_rows", "play_out_uniform", "Kernels", "kernels",
-           "TIMED_BATCH", "PRUNE_FIRST_SHARE", "PRUNE_MIN_WORLDS", "CONTRACT_MODES", "ROLLOUTS",
+           "TIMED_BATCH", "PRUNE_ROUND_SHARE", "PRUNE_MIN_WORLDS", "CONTRACT_MODES", "ROLLOUTS",
            "DEFAULT_WORLDS"]
