@@ -1,4 +1,4 @@
-"""The rollout network: one MLP view fitted to a suit-averaged policy (agents.search.rollout_net)."""
+"""The rollout network: one MLP fitted to play like a suit-averaged policy (agents.search.rollout_net)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,17 @@ def test_the_fit_moves_the_view_toward_the_average(teacher, positions) -> None:
     assert student.hidden == teacher.hidden and student.suit_renamings is None
 
 
+def test_a_narrower_network_starts_new_and_learns_the_average(teacher, positions) -> None:
+    """With hidden sizes other than the policy's the fit starts from a new MLP of those sizes
+    (one view, no suit average), which moves toward the average as it is fitted."""
+    untrained = fit(teacher, positions, epochs=0, lr=1e-3, batch_size=128, seed=0, hidden=[32, 32],
+                    log=lambda _: None)
+    student = fit(teacher, positions, epochs=3, lr=3e-3, batch_size=128, seed=0, hidden=[32, 32],
+                  log=lambda _: None)
+    assert student.hidden == [32, 32] and student.suit_renamings is None
+    assert agreement(student, positions)[1] < agreement(untrained, positions)[1]
+
+
 def test_held_out_rows_are_one_in_twenty_and_disjoint() -> None:
     fit_rows, held = held_out_split(1000, seed=3)
     assert len(held) == 50 and len(fit_rows) == 950
@@ -101,3 +112,6 @@ def test_the_command_refuses_what_it_cannot_fit(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--positions", "0", "--out", str(tmp_path / "x.pt")])
     assert "--positions must be an integer >= 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--hidden", "128", "0", "--out", str(tmp_path / "x.pt")])
+    assert "--hidden sizes must be integers >= 1" in capsys.readouterr().err

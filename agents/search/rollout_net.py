@@ -1,4 +1,4 @@
-"""A rollout network for the search: one MLP view fitted to a suit-averaged policy
+"""A rollout network for the search: one MLP fitted to play like a suit-averaged policy
 (``python -m agents.search.rollout_net``).
 
 Where a game's suits are interchangeable, its shipped policy is the *suit average*
@@ -6,21 +6,24 @@ Where a game's suits are interchangeable, its shipped policy is the *suit averag
 renaming and the logits are averaged, one MLP pass per renaming (24 in Schieber). The search's
 rollouts cannot pay that much per row, so they play one view of the MLP, which under the renaming
 it happens to see plays worse than the average (in Schieber the average beat its own single view
-by +1.78 points a hand head to head on 2,000 deals, docs/lab/measurements.md). This tool fits a
-network of the view's size to play like the average, for ``search:...,rollout_checkpoint=PATH``:
+by +1.78 points a hand head to head on 2,000 deals, docs/lab/measurements.md). This tool fits one
+MLP to play like the average, for ``search:...,rollout_checkpoint=PATH``: of the view's size, or
+(``--hidden``) narrower, so that a rollout costs less (Schieber's shipped one has two layers of 128
+against the policy's 256, and plays as well as a fitted view of the policy's size):
 
 1. **Positions.** ``games`` games at a time in the batched environment
    (:class:`jass_env.envs.vector.VectorJassEnv`), each seat of each game playing in one of
    :data:`PLAY_STYLES` ways: the average's greedy action, the single view's greedy action (the
    rollouts' own play), or an action sampled from the average's softmax (positions off the greedy
    paths). Every decision with more than one legal action is kept, with the average's logits.
-2. **Fit.** A copy of the single view (the same layer sizes, so a rollout costs what it did) is
-   fitted by the cross-entropy from the average's softmax to its own over the legal actions,
+2. **Fit.** A copy of the single view (the same layer sizes), or a new MLP of the ``--hidden``
+   sizes, is fitted by the cross-entropy from the average's softmax to its own over the legal actions,
    each row seen under a random renaming of its suits (the average is the same under every
    renaming, so each position teaches all of its renamings); Adam with the learning rate decayed
    to 0 on a cosine.
-3. **Report.** On held-out positions (one in :data:`HELD_OUT_EVERY`): how often the view's greedy
-   action is the average's, before and after the fit, and the mean cross-entropy excess (KL).
+3. **Report.** On held-out positions (one in :data:`HELD_OUT_EVERY`): how often the greedy action
+   is the average's, the single view's before the fit and the fitted network's after it, and the
+   mean cross-entropy excess (KL) of each.
 
 Shapes: observations float32 (rows, obs_dim), masks bool (rows, n_actions), the average's logits
 float32 (rows, n_actions). Memory: about 2.3 KB a position in Schieber (1.5 million positions,
@@ -34,7 +37,7 @@ import copy
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,9 +153,15 @@ def agreement(student: PolicyNet, data: Positions) -> tuple[float, float]:
 
 
 def fit(teacher: PolicyNet, data: Positions, epochs: int, lr: float, batch_size: int, seed: int,
-        log: Callable[[str], None] = print) -> PolicyNet:
-    """A copy of ``teacher``'s single view fitted to its logits on ``data`` (step 2)."""
-    student = copy.deepcopy(teacher.single_view()).train()
+        hidden: Sequence[int] | None = None, log: Callable[[str], None] = print) -> PolicyNet:
+    """``teacher``'s single view fitted to its logits on ``data`` (step 2): a copy of it, or with
+    ``hidden`` layer sizes other than the teacher's a new network of those sizes (initialised from
+    ``seed``), for rollouts that cost less per row."""
+    view = teacher.single_view()
+    if hidden is None or list(hidden) == view.hidden:
+        student = copy.deepcopy(view).train()
+    else:
+        student = PolicyNet(hidden, view.obs_dim, view.n_actions, seed=seed, game=view.game).train()
     for p in student.parameters():
         p.requires_grad_(True)
     g = torch.Generator().manual_seed(seed)
@@ -199,12 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=12, help="passes over the positions (default 12)")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate at the start (default 1e-3)")
     ap.add_argument("--batch-size", type=int, default=1024, help="positions per step (default 1024)")
+    ap.add_argument("--hidden", type=int, nargs="+", metavar="UNITS",
+                    help="the rollout network's hidden layer sizes (default: the policy's own, fitted from a "
+                         "copy of its single view; other sizes start from a new network)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the deals, the styles and the fit")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     args = ap.parse_args(argv)
     for key in ("positions", "games", "epochs", "batch_size", "threads"):
         if getattr(args, key) < 1:
             ap.error(f"--{key.replace('_', '-')} must be an integer >= 1, got {getattr(args, key)}")
+    if args.hidden is not None and min(args.hidden) < 1:
+        ap.error(f"--hidden sizes must be integers >= 1, got {args.hidden}")
     if not args.lr > 0:
         ap.error(f"--lr must be a number > 0, got {args.lr}")
     torch.set_num_threads(args.threads)
@@ -238,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     fit_rows, held_rows = held_out_split(len(data), args.seed)
     held = data.take(held_rows)
     before = agreement(teacher.single_view(), held)
-    student = fit(teacher, data.take(fit_rows), args.epochs, args.lr, args.batch_size, args.seed,
+    student = fit(teacher, data.take(fit_rows), args.epochs, args.lr, args.batch_size, args.seed, args.hidden,
                   log=lambda line: print(line, flush=True))
     after = agreement(student, held)
     seconds = time.perf_counter() - started
