@@ -16,7 +16,11 @@ calls are timed (observation encoding by the driver is excluded).
   searched card decisions, and the slowest one (the first tricks, with the most cards to play
   out), for each ``--search-worlds`` size and each ``--search-specs`` bot (its spec parameters,
   e.g. ``worlds=30,oversample=8,margin=5``); torch uses one thread. A bot with
-  ``contract=search`` also gets the mean of its contract decisions (``NAME_contract_ms_per_decision``).
+  ``contract=search`` also gets the mean of its contract decisions (``NAME_contract_ms_per_decision``),
+  and every search bot the mean over all its decisions, forced ones included
+  (``NAME_all_ms_per_decision``). The search bots take turns round by round (each plays the same
+  deals), so that a drift in the machine's speed during the run hits them alike and their ratios
+  hold.
 
 Prints a table, then, as the last line, a JSON object with ``heuristic_ms_per_hand``,
 ``pimc10_ms_per_decision``, ``pimc30_ms_per_decision``, ``policy_ms_per_decision`` and, per
@@ -124,19 +128,25 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                  for params in args.search_specs]
         for bot in bots:
             time_rounds(bot, args.rules, 1, 999)
-            times: list[float] = []
-            contract_times: list[float] = []
-            tot, st, n_dec, n_s = time_rounds(bot, args.rules, args.search_rounds, 0, times, contract_times)
+        # the bots take turns round by round, so that a drift in the machine's speed hits them alike
+        totals = np.zeros((len(bots), 4))            # per bot: total s, searched s, decisions, searched
+        times: list[list[float]] = [[] for _ in bots]
+        contract_times: list[list[float]] = [[] for _ in bots]
+        for i in range(args.search_rounds):
+            for b, bot in enumerate(bots):
+                totals[b] += time_rounds(bot, args.rules, 1, i, times[b], contract_times[b])
+        for bot, (tot, st, n_dec, n_s), bot_times, bot_contract in zip(bots, totals, times, contract_times):
             per_dec = 1000 * st / max(n_s, 1)
-            slowest = 1000 * max(times, default=0.0)
+            slowest = 1000 * max(bot_times, default=0.0)
             rows.append((bot.name, f"{per_dec:.3f} ms/searched decision",
                          f"{1000 * tot / n_dec:.3f} ms/decision (all), slowest {slowest:.1f} ms"))
             result[f"{bot.name}_ms_per_decision"] = round(per_dec, 4)
+            result[f"{bot.name}_all_ms_per_decision"] = round(1000 * tot / n_dec, 4)
             result[f"{bot.name}_max_ms_per_decision"] = round(slowest, 4)
             if bot.contract == "search":
-                contract_ms = 1000 * float(np.mean(contract_times))
+                contract_ms = 1000 * float(np.mean(bot_contract))
                 rows.append((f"{bot.name} contract", f"{contract_ms:.3f} ms/contract decision",
-                             f"slowest {1000 * max(contract_times):.1f} ms"))
+                             f"slowest {1000 * max(bot_contract):.1f} ms"))
                 result[f"{bot.name}_contract_ms_per_decision"] = round(contract_ms, 4)
     print(f"rules={args.rules}  one core (thread env vars = 1)")
     width = max(10, *(len(name) + 1 for name, _, _ in rows))
