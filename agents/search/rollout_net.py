@@ -154,9 +154,9 @@ def agreement(student: PolicyNet, data: Positions) -> tuple[float, float]:
 
 def fit(teacher: PolicyNet, data: Positions, epochs: int, lr: float, batch_size: int, seed: int,
         hidden: Sequence[int] | None = None, log: Callable[[str], None] = print) -> PolicyNet:
-    """``teacher``'s single view fitted to its logits on ``data`` (step 2): a copy of it, or with
-    ``hidden`` layer sizes other than the teacher's a new network of those sizes (initialised from
-    ``seed``), for rollouts that cost less per row."""
+    """One MLP view fitted to ``teacher``'s logits on ``data`` (step 2): a copy of the teacher's
+    single view, or with ``hidden`` layer sizes other than the teacher's a new network of those
+    sizes (initialised from ``seed``), for rollouts that cost less per row."""
     view = teacher.single_view()
     if hidden is None or list(hidden) == view.hidden:
         student = copy.deepcopy(view).train()
